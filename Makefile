@@ -1,0 +1,79 @@
+# flashbench — see README. `make`, `make check`, `make check-asan`, `make install`.
+VERSION := 2.0
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"'
+LDFLAGS ?=
+LDLIBS  ?=
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DESTDIR ?=
+
+# Objects go to $(B); `make check-asan` uses another B so the two never mix.
+B ?= build
+BIN := $(if $(filter build,$(B)),flashbench,$(B)/flashbench)
+
+LIB_SRCS  := $(filter-out flashbench.c,$(wildcard *.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o)
+UNIT_SRCS := $(wildcard tests/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/%.c=$(B)/tests/%)
+
+all: $(BIN)
+
+$(BIN): $(B)/flashbench.o $(B)/libfb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/libfb.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c | $(B)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/%: tests/%.c tests/unit.h $(B)/libfb.a | $(B)/tests
+	$(CC) $(CFLAGS) -I. -o $@ $< $(B)/libfb.a $(LDLIBS)
+
+$(B) $(B)/tests:
+	mkdir -p $@
+
+check: $(BIN) $(UNIT_BINS)
+	FLASHBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(B)/tests) tests/run.sh
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+check-asan:
+	$(MAKE) B=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" check
+
+bench: $(BIN)
+	FLASHBENCH=$(abspath $(BIN)) bench/run.sh
+
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz; \
+	  clang -std=gnu11 -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"' -g -O1 -I. \
+	    -fsanitize=fuzzer,address,undefined -o build-fuzz/$$t tests/fuzz/$$t.c \
+	    $(LIB_SRCS); \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$t tests/fuzz/corpus-$$t; \
+	done
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/flashbench
+	install -D -m 0644 flashbench.1 $(DESTDIR)$(MANDIR)/man1/flashbench.1
+	install -D -m 0644 completion/flashbench $(DESTDIR)$(COMPLETIONDIR)/flashbench
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
+	      $(DESTDIR)$(COMPLETIONDIR)/flashbench
+
+clean:
+	rm -rf build build-asan build-fuzz flashbench
+
+.PHONY: all check check-asan bench fuzz install uninstall clean
+
+-include $(wildcard $(B)/*.d)

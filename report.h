@@ -1,0 +1,51 @@
+/*
+ * Renderers: read measurement data, never touch the device.
+ * Text is byte-compatible with the original flashbench.
+ */
+#ifndef FB_REPORT_H
+#define FB_REPORT_H
+
+#include <stdio.h>
+
+#include "json.h"
+#include "measure.h"
+
+/* Everything one run produced; unused members are NULL. */
+struct report {
+	const char *device;		/* as the user named it */
+	const struct dev *dev;
+	const struct params *params;
+	const char *test;		/* "align", "open-au", "find-fat", "scatter", "interval", "program" */
+	const struct align_result *align;
+	const struct rate_result *rates;	/* open-au or find-fat */
+	const struct scatter_result *scatter;
+	const struct interval_result *interval;
+	const struct program_result *program;
+};
+
+/* Original text formats */
+void text_align(FILE *f, const struct align_result *r);
+void text_rates(FILE *f, const struct rate_result *r);
+void text_scatter(FILE *f, const struct scatter_result *r);
+void text_interval(FILE *f, const struct interval_result *r);
+void text_program(FILE *f, const struct program_result *r);
+void text_report(FILE *f, const struct report *rep);
+/* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */
+void text_status(FILE *f, const struct report *rep);
+
+/* One JSON document per run */
+void json_report(FILE *f, const struct report *rep);
+/* Members shared with --auto: device block, each result type */
+void json_device(struct jw *w, const struct dev *d, const char *name);
+void json_params(struct jw *w, const struct params *p);
+void json_align(struct jw *w, const char *key, const struct align_result *r);
+void json_rates(struct jw *w, const char *key, const struct rate_result *r);
+void json_scatter(struct jw *w, const char *key, const struct scatter_result *r);
+void json_interval(struct jw *w, const char *key, const struct interval_result *r);
+void json_program(struct jw *w, const char *key, const struct program_result *r);
+void json_status(struct jw *w, const struct run_status *st);
+
+/* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
+int svg_report(FILE *f, const struct report *rep);
+
+#endif
