@@ -3,9 +3,46 @@
 #define FB_ANALYZE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "measure.h"
+
+enum confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
+const char *confidence_name(enum confidence c);	/* "none" "low" "medium" "high" */
+
+struct size_estimate {
+	uint64_t bytes;		/* 0 = unknown */
+	enum confidence conf;
+	char evidence[512];	/* which rows/values led there, for the report */
+};
+
+struct count_estimate {
+	int n;			/* open AUs; 0 = unknown */
+	bool at_least;		/* no collapse seen up to n */
+	enum confidence conf;
+	char evidence[512];
+};
+
+struct fat_estimate {
+	int aus;		/* FAT-optimised erase blocks at the start; 0 = none */
+	uint64_t bytes;
+	enum confidence conf;
+	char evidence[512];
+};
+
+/* -a data -> erase-block size and page size */
+void analyze_align(const struct align_result *r, struct size_estimate *erase,
+		   struct size_estimate *page);
+
+enum collapse { RUN_HOLDS, RUN_COLLAPSED, RUN_UNCLEAR };
+/* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */
+enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint);
+/* runs[i] was made with open-au-nr = nrs[i] (ascending) */
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out);
+/* --find-fat data -> FAT-optimised area at the start */
+void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out);
 
 struct auto_opts {
 	bool destructive;	/* --destructive: run the write phase */

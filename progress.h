@@ -1,0 +1,13 @@
+/* Progress on stderr, only when stderr is a terminal; silent otherwise. */
+#ifndef FB_PROGRESS_H
+#define FB_PROGRESS_H
+
+#include <stdint.h>
+
+/* total: I/Os the step will issue (0 if unknown). */
+void progress_start(const char *test, const char *step, uint64_t total);
+/* Called by the VM after each I/O, outside the timed region: must be cheap. */
+void progress_tick(uint64_t bytes_written);
+void progress_done(void);
+
+#endif
