@@ -5,7 +5,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"'
 LDFLAGS ?=
-LDLIBS  ?=
+LDLIBS  ?= -lm
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin

@@ -1,8 +1,578 @@
-/* flashbench: options and dispatch (being written). */
+/* flashbench: options and dispatch. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int main(void)
+#include "analyze.h"
+#include "dev.h"
+#include "measure.h"
+#include "report.h"
+#include "safety.h"
+#include "sim.h"
+#include "units.h"
+
+#define EXIT_USAGE 2
+
+enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
+	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE };
+
+struct options {
+	enum action action;
+	const char *action_opt;		/* the option that chose it, for messages */
+	struct params p;
+	const char *device;
+	const char *out;
+	const char *plot;
+	const char *backup;
+	const char *analyze_file;
+	const char *restore_file;
+	bool json, verbose, preserve, destructive;
+	uint64_t discard_off, discard_len;
+	uint64_t max_write;
+};
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void usage_error(const char *fmt, ...)
 {
-	puts("flashbench " FB_VERSION);
+	va_list ap;
+	fputs("flashbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("Usage: flashbench [options] <device>\n"
+	       "Finds out how a flash card (SD, microSD, eMMC, CF, USB stick) works inside\n"
+	       "by timing O_DIRECT reads and writes.\n"
+	       "\n"
+	       "Tests (choose one):\n"
+	       "  -a, --align               read across boundaries: erase block and page size\n"
+	       "  -O, --open-au             write round-robin to N erase blocks (DESTROYS DATA)\n"
+	       "  -f, --find-fat            write each of the first erase blocks (DESTROYS DATA);\n"
+	       "                            also --findfat\n"
+	       "  -s, --scatter             minimum read time at many offsets (gnuplot data)\n"
+	       "  -i, --interval            read times per transfer size, with a linear fit\n"
+	       "  -p, --program             demo: linear/random writes and reads (DESTROYS DATA)\n"
+	       "      --discard=OFF:LEN     discard (trim) a range (DESTROYS DATA)\n"
+	       "      --auto                identify the card, measure and interpret (read-only\n"
+	       "                            unless --destructive)\n"
+	       "      --analyze=FILE        interpret saved flashbench output ('-': stdin)\n"
+	       "      --restore=FILE        write a --backup file back to <device>\n"
+	       "\n"
+	       "Parameters:\n"
+	       "  -b, --blocksize=SIZE      I/O size (default 16KiB)\n"
+	       "  -e, --erasesize=SIZE      erase block size (default 4MiB; 3*2^n like 1.5M works)\n"
+	       "  -c, --count=N             tries per measurement (default 8)\n"
+	       "      --open-au-nr=N        erase blocks written round-robin (default 2)\n"
+	       "  -r, --random              write chunks in pseudo-random order\n"
+	       "      --offset=SIZE         start offset (open-au default: first erase-size\n"
+	       "                            multiple >= 16MiB)\n"
+	       "      --fat-nr=N            erase blocks for --find-fat (default 6)\n"
+	       "      --scatter-order=N     2^N offsets for --scatter (default 9)\n"
+	       "      --scatter-span=N      blocks between --scatter offsets (default 1)\n"
+	       "      --interval-order=N    transfer sizes for --interval (required)\n"
+	       "      --destructive         let --auto run its write tests\n"
+	       "      --max-write=SIZE      cap on bytes --auto may write (default 1GiB)\n"
+	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"
+	       "                            continue for reads)\n"
+	       "\n"
+	       "Safety:\n"
+	       "      --preserve            save what a write test overwrites, restore it after\n"
+	       "      --backup=FILE         with --preserve: keep the saved data in FILE\n"
+	       "\n"
+	       "Output:\n"
+	       "  -o, --out=FILE            write results to FILE instead of standard output\n"
+	       "      --json                one JSON document instead of text\n"
+	       "      --plot=FILE.svg       also draw the results as an SVG plot\n"
+	       "  -v, --verbose             device facts and I/O totals on standard error\n"
+	       "  -h, --help                this help\n"
+	       "  -V, --version             the version\n"
+	       "\n"
+	       "Sizes take K, M, G suffixes (binary: 4k = 4KiB = 4096). <device> is a block\n"
+	       "device, a regular file, or a simulated card: sim:PARAMS\n"
+	       "\n"
+	       "Simulated cards (sim:PRESET,key=value,...):\n"
+	       "%s"
+	       "\n"
+	       "Exit status: 0 success, 1 runtime error, 2 usage error, 130 interrupted.\n",
+	       sim_help());
+	exit(0);
+}
+
+enum long_only {
+	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
+	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
+	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT,
+};
+
+static const struct option long_options[] = {
+	{ "align", no_argument, NULL, 'a' },
+	{ "open-au", no_argument, NULL, 'O' },
+	{ "find-fat", no_argument, NULL, 'f' },
+	{ "findfat", no_argument, NULL, 'f' },
+	{ "scatter", no_argument, NULL, 's' },
+	{ "interval", no_argument, NULL, 'i' },
+	{ "program", no_argument, NULL, 'p' },
+	{ "discard", required_argument, NULL, OPT_DISCARD },
+	{ "auto", no_argument, NULL, OPT_AUTO },
+	{ "analyze", required_argument, NULL, OPT_ANALYZE },
+	{ "restore", required_argument, NULL, OPT_RESTORE },
+	{ "blocksize", required_argument, NULL, 'b' },
+	{ "erasesize", required_argument, NULL, 'e' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
+	{ "random", no_argument, NULL, 'r' },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
+	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
+	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
+	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
+	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
+	{ "max-write", required_argument, NULL, OPT_MAX_WRITE },
+	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
+	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "backup", required_argument, NULL, OPT_BACKUP },
+	{ "out", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The long name of option code c, for messages. */
+static const char *option_name(int c)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
+static uint64_t size_arg(int c, const char *s)
+{
+	uint64_t v;
+	if (parse_size(s, &v) < 0)
+		usage_error("--%s=%s: not a valid size (examples: 4096, 16K, 4MiB, 1.5M)",
+			    option_name(c), s);
+	return v;
+}
+
+static long long number_arg(int c, const char *s, long long min, long long max)
+{
+	long long v;
+	if (parse_number(s, min, max, &v) < 0)
+		usage_error("--%s=%s: must be a whole number from %lld to %lld", option_name(c), s,
+			    min, max);
+	return v;
+}
+
+static void set_action(struct options *o, enum action a, const char *name)
+{
+	if (o->action != ACT_NONE && o->action != a)
+		usage_error("--%s: only one test at a time (already --%s)", name, o->action_opt);
+	o->action = a;
+	o->action_opt = name;
+}
+
+static void parse_discard(struct options *o, const char *s)
+{
+	const char *colon = strchr(s, ':');
+	char off[64];
+
+	if (!colon || (size_t)(colon - s) >= sizeof off)
+		usage_error("--discard=%s: expected OFFSET:LENGTH, e.g. 16M:4M", s);
+	memcpy(off, s, (size_t)(colon - s));
+	off[colon - s] = '\0';
+	if (parse_size(off, &o->discard_off) < 0 || parse_size(colon + 1, &o->discard_len) < 0 ||
+	    o->discard_len == 0)
+		usage_error("--discard=%s: expected OFFSET:LENGTH with sizes, LENGTH not 0", s);
+	set_action(o, ACT_DISCARD, "discard");
+}
+
+static void parse_option(struct options *o, int c, const char *arg)
+{
+	struct params *p = &o->p;
+
+	switch (c) {
+	case 'a': set_action(o, ACT_ALIGN, "align"); break;
+	case 'O': set_action(o, ACT_OPEN_AU, "open-au"); break;
+	case 'f': set_action(o, ACT_FIND_FAT, "find-fat"); break;
+	case 's': set_action(o, ACT_SCATTER, "scatter"); break;
+	case 'i': set_action(o, ACT_INTERVAL, "interval"); break;
+	case 'p': set_action(o, ACT_PROGRAM, "program"); break;
+	case OPT_AUTO: set_action(o, ACT_AUTO, "auto"); break;
+	case OPT_DISCARD: parse_discard(o, arg); break;
+	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
+	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
+	case 'b': p->blocksize = size_arg(c, arg); break;
+	case 'e': p->erasesize = size_arg(c, arg); break;
+	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
+	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
+	case 'r': p->random = true; break;
+	case OPT_OFFSET: p->offset = size_arg(c, arg); p->offset_set = true; break;
+	case OPT_FAT_NR: p->fat_nr = number_arg(c, arg, 1, RATE_MAX_COLS); break;
+	case OPT_SCATTER_ORDER: p->scatter_order = number_arg(c, arg, 0, 24); break;
+	case OPT_SCATTER_SPAN: p->scatter_span = number_arg(c, arg, 1, 1 << 20); break;
+	case OPT_INTERVAL_ORDER: p->interval_order = number_arg(c, arg, 1, 24); break;
+	case OPT_DESTRUCTIVE: o->destructive = true; break;
+	case OPT_MAX_WRITE: o->max_write = size_arg(c, arg); break;
+	case OPT_ON_ERROR:
+		if (strcmp(arg, "stop") == 0)
+			p->on_read_error = p->on_write_error = VM_ERR_STOP;
+		else if (strcmp(arg, "continue") == 0)
+			p->on_read_error = p->on_write_error = VM_ERR_CONTINUE;
+		else
+			usage_error("--on-error=%s: must be 'stop' or 'continue'", arg);
+		break;
+	case OPT_PRESERVE: o->preserve = true; break;
+	case OPT_BACKUP: o->backup = arg; break;
+	case 'o': o->out = arg; break;
+	case OPT_JSON: o->json = true; break;
+	case OPT_PLOT: o->plot = arg; break;
+	case 'v': o->verbose = true; break;
+	case 'h': usage();
+	case 'V': printf("flashbench %s\n", FB_VERSION); exit(0);
+	}
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	params_defaults(&o->p);
+	o->max_write = 1ull << 30;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:ro:vhV", long_options, NULL)) != -1) {
+		if (c == '?') {
+			if (optopt)
+				usage_error("-%c: unknown option (see --help)", optopt);
+			usage_error("%s: unknown option (see --help)", argv[optind - 1]);
+		}
+		if (c == ':')
+			usage_error("%s: needs a value", argv[optind - 1]);
+		parse_option(o, c, optarg);
+	}
+	int rest = argc - optind;
+	if (o->action == ACT_ANALYZE) {
+		if (rest > 0)
+			usage_error("--analyze=%s: takes no device (got '%s')", o->analyze_file, argv[optind]);
+		return;
+	}
+	if (rest == 0)
+		usage_error("no device given (see --help)");
+	if (rest > 1)
+		usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
+	o->device = argv[optind];
+	if (o->action == ACT_NONE)
+		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard or --auto",
+			    o->device);
+	if (o->destructive && o->action != ACT_AUTO)
+		usage_error("--destructive: only means something with --auto");
+	if (o->backup && !o->preserve)
+		usage_error("--backup=%s: only with --preserve", o->backup);
+	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
+		usage_error("--interval: needs --interval-order=N");
+}
+
+static bool action_writes(const struct options *o)
+{
+	switch (o->action) {
+	case ACT_OPEN_AU:
+	case ACT_FIND_FAT:
+	case ACT_PROGRAM:
+	case ACT_DISCARD:
+	case ACT_RESTORE:
+		return true;
+	case ACT_AUTO:
+		return o->destructive;
+	default:
+		return false;
+	}
+}
+
+static void open_device(struct dev *d, const struct options *o)
+{
+	char err[512];
+	bool writes = action_writes(o);
+
+	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0) {
+		fprintf(stderr, "flashbench: %s\n", err);
+		exit(1);
+	}
+	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
+	if (r == -EBUSY && writes) {
+		safety_explain_busy(o->device, err, sizeof err);
+		fprintf(stderr, "flashbench: %s\n", err);
+		exit(1);
+	}
+	if (r < 0) {
+		fprintf(stderr, "flashbench: %s\n", err);
+		exit(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1);
+	}
+}
+
+/* Device-dependent validation: still before any I/O. */
+static void check_against_device(const struct dev *d, const struct options *o)
+{
+	char err[512];
+	int r = 0;
+
+	switch (o->action) {
+	case ACT_ALIGN: r = align_check(d, &o->p, err, sizeof err); break;
+	case ACT_OPEN_AU: r = open_au_check(d, &o->p, err, sizeof err); break;
+	case ACT_FIND_FAT: r = find_fat_check(d, &o->p, err, sizeof err); break;
+	case ACT_SCATTER: r = scatter_check(d, &o->p, err, sizeof err); break;
+	case ACT_INTERVAL: r = interval_check(d, &o->p, err, sizeof err); break;
+	case ACT_PROGRAM: r = program_check(d, &o->p, err, sizeof err); break;
+	case ACT_DISCARD:
+		if (o->discard_off % d->lbs || o->discard_len % d->lbs)
+			snprintf(err, sizeof err, "--discard=%" PRIu64 ":%" PRIu64
+				 ": not a multiple of the logical block size (%u)",
+				 o->discard_off, o->discard_len, d->lbs), r = -1;
+		else if (o->discard_off > d->size || o->discard_len > d->size - o->discard_off)
+			snprintf(err, sizeof err, "--discard=%" PRIu64 ":%" PRIu64
+				 ": beyond the end of %s (%" PRIu64 " bytes)",
+				 o->discard_off, o->discard_len, d->path, d->size), r = -1;
+		break;
+	default:
+		break;
+	}
+	if (r < 0)
+		usage_error("%s", err);
+}
+
+static int write_spans(const struct dev *d, const struct options *o, struct span *s, int max)
+{
+	switch (o->action) {
+	case ACT_OPEN_AU: return open_au_spans(d, &o->p, s, max);
+	case ACT_FIND_FAT: return find_fat_spans(d, &o->p, s, max);
+	case ACT_PROGRAM: return program_spans(d, &o->p, s, max);
+	case ACT_DISCARD:
+		s[0] = (struct span){ o->discard_off, o->discard_len };
+		return 1;
+	default: return 0;
+	}
+}
+
+static FILE *open_output(const char *path)
+{
+	if (!path)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static int close_output(FILE *f, const char *path)
+{
+	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
+		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output", strerror(errno));
+		return -1;
+	}
 	return 0;
+}
+
+struct results {
+	struct align_result align;
+	struct rate_result rates;
+	struct scatter_result scatter;
+	struct interval_result interval;
+	struct program_result program;
+};
+
+static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep)
+{
+	switch (o->action) {
+	case ACT_ALIGN:
+		measure_align(d, &o->p, &res->align);
+		rep->align = &res->align;
+		rep->test = "align";
+		break;
+	case ACT_OPEN_AU:
+		measure_open_au(d, &o->p, &res->rates);
+		rep->rates = &res->rates;
+		rep->test = "open-au";
+		break;
+	case ACT_FIND_FAT:
+		measure_find_fat(d, &o->p, &res->rates);
+		rep->rates = &res->rates;
+		rep->test = "find-fat";
+		break;
+	case ACT_SCATTER:
+		measure_scatter(d, &o->p, &res->scatter);
+		rep->scatter = &res->scatter;
+		rep->test = "scatter";
+		break;
+	case ACT_INTERVAL:
+		measure_interval(d, &o->p, &res->interval);
+		rep->interval = &res->interval;
+		rep->test = "interval";
+		break;
+	case ACT_PROGRAM:
+		measure_program(d, &o->p, &res->program);
+		rep->program = &res->program;
+		rep->test = "program";
+		break;
+	default:
+		break;
+	}
+}
+
+static void free_results(struct results *res)
+{
+	align_result_free(&res->align);
+	rate_result_free(&res->rates);
+	scatter_result_free(&res->scatter);
+	interval_result_free(&res->interval);
+	program_result_free(&res->program);
+}
+
+static const struct run_status *status_of(const struct report *rep)
+{
+	if (rep->align) return &rep->align->st;
+	if (rep->rates) return &rep->rates->st;
+	if (rep->scatter) return &rep->scatter->st;
+	if (rep->interval) return &rep->interval->st;
+	if (rep->program) return &rep->program->st;
+	return NULL;
+}
+
+static void verbose_summary(const struct dev *d)
+{
+	char t[FMT_BUF];
+	fprintf(stderr, "flashbench: %s: %" PRIu64 " bytes read, %" PRIu64 " written, %" PRIu64
+		" discarded, device time %s\n", d->path, d->bytes_read, d->bytes_written,
+		d->bytes_discarded, fmt_time(t, d->device_ns));
+}
+
+static int write_plot(const struct report *rep, const char *path)
+{
+	FILE *f = open_output(path);
+	if (svg_report(f, rep) < 0) {
+		fprintf(stderr, "flashbench: --plot=%s: the %s test has nothing to plot\n", path, rep->test);
+		fclose(f);
+		return -1;
+	}
+	return close_output(f, path);
+}
+
+static int run_discard(struct dev *d, const struct options *o)
+{
+	int64_t ns;
+	char t[FMT_BUF], s[FMT_BUF];
+	int r = dev_discard(d, o->discard_off, o->discard_len, &ns);
+
+	if (r < 0) {
+		fprintf(stderr, "flashbench: %s: discard failed at offset %" PRIu64 " (%" PRIu64
+			" bytes): %s\n", d->path, o->discard_off, o->discard_len, strerror(-r));
+		return 1;
+	}
+	printf("discarded %s at offset %" PRIu64 " in %s\n", fmt_size(s, o->discard_len),
+	       o->discard_off, fmt_time(t, ns));
+	return 0;
+}
+
+static int output_results(const struct options *o, const struct report *rep)
+{
+	FILE *out = open_output(o->out);
+	int r = 0;
+
+	if (o->json)
+		json_report(out, rep);
+	else
+		text_report(out, rep);
+	if (close_output(out, o->out) < 0)
+		r = -1;
+	if (o->plot && write_plot(rep, o->plot) < 0)
+		r = -1;
+	text_status(stderr, rep);
+	return r;
+}
+
+static int run_test(struct dev *d, const struct options *o)
+{
+	struct results res;
+	struct report rep = { .device = o->device, .dev = d, .params = &o->p };
+	char err[512];
+	int status = 0;
+
+	if (o->preserve) {
+		struct span spans[4];
+		int n = write_spans(d, o, spans, 4);
+		if (n > 0 && preserve_save(d, spans, n, o->backup, err, sizeof err) < 0) {
+			fprintf(stderr, "flashbench: --preserve: %s\n", err);
+			return 1;
+		}
+	}
+	memset(&res, 0, sizeof res);
+	if (o->action == ACT_DISCARD)
+		status = run_discard(d, o);
+	else {
+		measure(d, o, &res, &rep);
+		if (output_results(o, &rep) < 0)
+			status = 1;
+		const struct run_status *st = status_of(&rep);
+		if (st && st->nfailures)
+			status = 1;
+	}
+	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
+		fprintf(stderr, "flashbench: --preserve: %s\n", err);
+		status = 1;
+	}
+	free_results(&res);
+	int sig = safety_exit_status_for_signal();
+	return sig ? sig : status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct dev d;
+
+	parse_args(&o, argc, argv);
+	if (o.action == ACT_ANALYZE)
+		return analyze_file(o.analyze_file, o.json, stdout);
+	if (o.action == ACT_RESTORE)
+		return restore_command(o.restore_file, o.device);
+
+	open_device(&d, &o);
+	check_against_device(&d, &o);
+	safety_install_signals();
+	const char *note = d.sim ? NULL : dev_set_realtime();
+	if (o.verbose) {
+		fprintf(stderr, "flashbench: %s: %" PRIu64 " bytes, logical block size %u%s\n", d.path,
+			d.size, d.lbs, d.sim ? " (simulated)" : "");
+		if (note)
+			fprintf(stderr, "flashbench: %s\n", note);
+	}
+
+	int status;
+	if (o.action == ACT_AUTO) {
+		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
+					.max_write = o.max_write, .device_name = o.device };
+		FILE *out = open_output(o.out);
+		status = auto_run(&d, &o.p, &ao, out);
+		if (close_output(out, o.out) < 0 && !status)
+			status = 1;
+	} else {
+		status = run_test(&d, &o);
+	}
+	if (o.verbose)
+		verbose_summary(&d);
+	dev_close(&d);
+	return status;
 }

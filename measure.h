@@ -12,6 +12,8 @@
 #include "dev.h"
 #include "vm.h"
 
+struct rate_row;
+
 struct params {
 	uint64_t blocksize;	/* -b, default 16 KiB */
 	uint64_t erasesize;	/* -e, default 4 MiB */
@@ -25,6 +27,12 @@ struct params {
 	long long scatter_span;		/* default 1 */
 	long long interval_order;	/* required by -i */
 	enum vm_on_error on_read_error, on_write_error;
+	/*
+	 * Optional, for --auto: called after each --open-au/--find-fat row;
+	 * returning false ends the measurement there (complete, not partial).
+	 */
+	bool (*keep_going)(const struct rate_row *row, void *arg);
+	void *keep_going_arg;
 };
 
 void params_defaults(struct params *p);

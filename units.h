@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FMT_BUF 32	/* room for any formatted number */
+#define FMT_BUF 48	/* room for any formatted number */
 
 /*
  * "4096", "4k", "4K", "4KiB", "1.5M", "3MiB", "2G", "512B", "0x1000".

@@ -26,8 +26,13 @@ enum vm_opcode {
 	VM_OFFSET,	/* value: current offset (bytes) */
 	/* generators: a = first argument, b = second, c = third */
 	VM_OFF_FIXED,	/* offset += a; run child */
-	VM_OFF_LIN,	/* for i in 0..b-1: offset = base + a*i; list of child results */
-	VM_OFF_RAND,	/* as OFF_LIN, i in a full-period LFSR order over 0..b-1 */
+	/*
+	 * for i in 0..n-1: offset = base + stride*i; list of child results.
+	 * stride = a, or the current length if a is 0; n = b, or if b < 0,
+	 * n = -b / current length (e.g. b = -erasesize: one erase block's worth).
+	 */
+	VM_OFF_LIN,
+	VM_OFF_RAND,	/* as OFF_LIN, i in a full-period LFSR order over 0..n-1 */
 	VM_LEN_FIXED,	/* length = a; run child */
 	VM_LEN_POW2_UP,	  /* length = a, 2a, 4a, ... <= b; list */
 	VM_LEN_POW2_DOWN, /* length = a, a/2, a/4, ... >= b; list */
@@ -89,7 +94,8 @@ struct vm_ctx {
 	void *buf;		/* holds max_len bytes, allocated once */
 	uint64_t max_len;
 	enum vm_on_error on_read_error, on_write_error;
-	uint64_t seed;		/* for VM_WRITE_RANDOM fill and nothing else */
+	uint64_t seed;		/* for VM_WRITE_RANDOM fill and VM_OFF_RAND order */
+	int filled_pattern;	/* enum pattern now in buf, -1 for none */
 	/* filled in by the run */
 	int nfailures;
 	struct vm_failure first_failure;

@@ -1,0 +1,663 @@
+#include "measure.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "units.h"
+
+#define MiB (1024ull * 1024)
+#define ALIGN_POSITIONS 7
+
+void params_defaults(struct params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->blocksize = 16 * 1024;
+	p->erasesize = 4 * MiB;
+	p->count = 8;
+	p->open_au_nr = 2;
+	p->fat_nr = 6;
+	p->scatter_order = 9;
+	p->scatter_span = 1;
+	p->interval_order = -1;
+	p->on_read_error = VM_ERR_CONTINUE;
+	p->on_write_error = VM_ERR_STOP;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A transfer size: non-zero multiple of the logical block size. */
+static int check_io_size(const struct dev *d, const char *opt, uint64_t v, char *err, size_t n)
+{
+	if (v == 0)
+		return fail(err, n, "%s=0: must be at least %u", opt, d->lbs);
+	if (v % d->lbs)
+		return fail(err, n, "%s=%" PRIu64 ": not a multiple of the logical block size (%u) of %s",
+			    opt, v, d->lbs, d->path);
+	return 0;
+}
+
+static int check_nonempty(const struct dev *d, char *err, size_t n)
+{
+	if (d->size == 0)
+		return fail(err, n, "%s: device is empty", d->path);
+	return 0;
+}
+
+/* Every size from erasesize halving down to blocksize must be a valid transfer. */
+static int check_halvings(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_io_size(d, "--erasesize", p->erasesize, err, n) ||
+	    check_io_size(d, "--blocksize", p->blocksize, err, n))
+		return -1;
+	if (p->blocksize > p->erasesize)
+		return fail(err, n, "--blocksize=%" PRIu64 ": larger than --erasesize=%" PRIu64,
+			    p->blocksize, p->erasesize);
+	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
+		if (s % d->lbs)
+			return fail(err, n, "--erasesize=%" PRIu64 ": halving it gives %" PRIu64
+				    ", not a multiple of the logical block size (%u); pick a --blocksize that divides it",
+				    p->erasesize, s, d->lbs);
+	return 0;
+}
+
+static int check_span_fits(const struct dev *d, const char *what, uint64_t off, uint64_t len,
+			   char *err, size_t n)
+{
+	if (off > d->size || len > d->size - off) {
+		char a[FMT_BUF], b[FMT_BUF];
+		return fail(err, n, "%s: needs %s from offset %" PRIu64 " but %s has only %s",
+			    what, fmt_size(a, len), off, d->path, fmt_size(b, d->size));
+	}
+	return 0;
+}
+
+int align_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	uint64_t b[128];
+
+	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n))
+		return -1;
+	if (p->blocksize % (2ull * d->lbs))
+		return fail(err, n, "--blocksize=%" PRIu64 ": -a reads across boundaries at half a block, so it must be a multiple of %u on %s",
+			    p->blocksize, 2 * d->lbs, d->path);
+	if (p->count < 1)
+		return fail(err, n, "--count=%lld: must be at least 1", p->count);
+	if (align_boundaries(d->size, p->blocksize, d->lbs, b, 128) < 1)
+		return fail(err, n, "--blocksize=%" PRIu64 ": %s is too small for -a with this block size (needs %" PRIu64 " bytes)",
+			    p->blocksize, d->path, 4 * p->blocksize);
+	return 0;
+}
+
+uint64_t open_au_default_offset(const struct params *p)
+{
+	uint64_t e = p->erasesize ? p->erasesize : 1;
+	return (16 * MiB + e - 1) / e * e;
+}
+
+static uint64_t open_au_offset(const struct params *p)
+{
+	return p->offset_set ? p->offset : open_au_default_offset(p);
+}
+
+static int check_offset(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (p->offset_set && p->offset % d->lbs)
+		return fail(err, n, "--offset=%" PRIu64 ": not a multiple of the logical block size (%u) of %s",
+			    p->offset, d->lbs, d->path);
+	if (p->offset_set && p->offset >= d->size)
+		return fail(err, n, "--offset=%" PRIu64 ": beyond the end of %s (%" PRIu64 " bytes)",
+			    p->offset, d->path, d->size);
+	return 0;
+}
+
+int open_au_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
+		return -1;
+	if (p->open_au_nr < 1 || p->open_au_nr > RATE_MAX_COLS * 16)
+		return fail(err, n, "--open-au-nr=%lld: must be between 1 and %d", p->open_au_nr,
+			    RATE_MAX_COLS * 16);
+	return check_span_fits(d, "--open-au", open_au_offset(p),
+			       p->erasesize * (uint64_t)p->open_au_nr, err, n);
+}
+
+int find_fat_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n))
+		return -1;
+	if (p->fat_nr < 1 || p->fat_nr > RATE_MAX_COLS)
+		return fail(err, n, "--fat-nr=%lld: must be between 1 and %d", p->fat_nr, RATE_MAX_COLS);
+	return check_span_fits(d, "--find-fat", 0, p->erasesize * (uint64_t)p->fat_nr, err, n);
+}
+
+static uint64_t scatter_points(const struct params *p)
+{
+	return 1ull << p->scatter_order;
+}
+
+int scatter_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n) ||
+	    check_offset(d, p, err, n))
+		return -1;
+	if (p->scatter_order < 0 || p->scatter_order > 24)
+		return fail(err, n, "--scatter-order=%lld: must be between 0 and 24", p->scatter_order);
+	if (p->scatter_span < 1 || p->scatter_span > 1 << 20)
+		return fail(err, n, "--scatter-span=%lld: must be between 1 and %d", p->scatter_span, 1 << 20);
+	if (p->count < 1)
+		return fail(err, n, "--count=%lld: must be at least 1", p->count);
+	uint64_t step = p->blocksize * (uint64_t)p->scatter_span;
+	return check_span_fits(d, "--scatter", p->offset_set ? p->offset : 0,
+			       step * (scatter_points(p) - 1) + p->blocksize, err, n);
+}
+
+static uint64_t interval_largest(const struct dev *d, const struct params *p)
+{
+	return (uint64_t)d->lbs << (p->interval_order - 1);
+}
+
+int interval_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_nonempty(d, err, n) || check_offset(d, p, err, n))
+		return -1;
+	if (p->interval_order < 1 || p->interval_order > 24)
+		return fail(err, n, "--interval-order=%lld: must be between 1 and 24", p->interval_order);
+	if (p->count < 1)
+		return fail(err, n, "--count=%lld: must be at least 1", p->count);
+	return check_span_fits(d, "--interval", p->offset_set ? p->offset : 0,
+			       interval_largest(d, p), err, n);
+}
+
+int program_check(const struct dev *d, const struct params *p, char *err, size_t n)
+{
+	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
+		return -1;
+	return check_span_fits(d, "--program", p->offset_set ? p->offset : 0, p->erasesize, err, n);
+}
+
+/* ------------------------------------------------------------------ spans */
+
+int open_au_spans(const struct dev *d, const struct params *p, struct span *out, int max)
+{
+	(void)d;
+	if (max < 1)
+		return 0;
+	out[0] = (struct span){ open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr };
+	return 1;
+}
+
+int find_fat_spans(const struct dev *d, const struct params *p, struct span *out, int max)
+{
+	(void)d;
+	if (max < 1)
+		return 0;
+	out[0] = (struct span){ 0, p->erasesize * (uint64_t)p->fat_nr };
+	return 1;
+}
+
+int program_spans(const struct dev *d, const struct params *p, struct span *out, int max)
+{
+	(void)d;
+	if (max < 1)
+		return 0;
+	out[0] = (struct span){ p->offset_set ? p->offset : 0, p->erasesize };
+	return 1;
+}
+
+/* ------------------------------------------------------------ the runner */
+
+/* A VM context for one measurement; its buffer is sized to the largest I/O. */
+static int start_run(struct vm_ctx *c, struct dev *d, const struct params *p, uint64_t max_len)
+{
+	if (vm_ctx_init(c, d, max_len) < 0)
+		return -1;
+	c->on_read_error = p->on_read_error;
+	c->on_write_error = p->on_write_error;
+	return 0;
+}
+
+static void finish_run(struct run_status *st, struct vm_ctx *c, const struct dev *d,
+		       uint64_t written0, int64_t ns0)
+{
+	st->interrupted = c->interrupted;
+	st->nfailures = c->nfailures;
+	st->first_failure = c->first_failure;
+	st->partial = c->stopped || c->nfailures;
+	st->bytes_written = d->bytes_written - written0;
+	st->device_ns = d->device_ns - ns0;
+	vm_ctx_free(c);
+	progress_done();
+}
+
+/* ---------------------------------------------------------------- -a */
+
+static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *out, int *n, int max)
+{
+	if (a >= 2 * bs && a % lbs == 0 && *n < max)
+		out[(*n)++] = a;
+}
+
+int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
+{
+	uint64_t top = 1;
+	int n = 0;
+
+	if (size < 4 * bs)
+		return 0;
+	while (top * 4 <= size)	/* largest power of two with 2 * top <= size */
+		top *= 2;
+	for (uint64_t a = top; a >= 2 * bs && a >= 4; a /= 2) {
+		add_boundary(a, bs, lbs, out, &n, max);
+		add_boundary(a / 4 * 3, bs, lbs, out, &n, max);
+	}
+	return n;
+}
+
+/*
+ * Boundary places for one alignment: up to seven multiples of it, spread
+ * across the device like the largest boundary's multiples.
+ */
+static int align_positions(uint64_t size, uint64_t a, uint64_t top, uint64_t bs, uint64_t *step)
+{
+	int n = 0;
+
+	*step = a * (top / a > 1 ? top / a : 1);
+	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += *step)
+		n++;
+	return n;
+}
+
+/*
+ * One row: at each place, --count times (pre, on, post) reads; the minimum
+ * per place is taken, then the places are averaged.
+ */
+static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
+				       uint64_t step, int npos)
+{
+	uint64_t bs = p->blocksize;
+	struct vm_op *read = vm_op(prog, VM_READ, 0, 0, NULL);
+	struct vm_op *three[3] = {
+		vm_op(prog, VM_OFF_FIXED, 0, 0, read),
+		vm_op(prog, VM_OFF_FIXED, (int64_t)(bs / 2), 0, read),
+		vm_op(prog, VM_OFF_FIXED, (int64_t)bs, 0, read),
+	};
+	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
+	struct vm_op *places = vm_op(prog, VM_OFF_LIN, (int64_t)step, npos, tries);
+	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, places);
+}
+
+/* res: places x tries x {pre, on, post} */
+static void align_row_from(struct align_row *row, const struct vm_result *res)
+{
+	int64_t sum[3] = { 0 };
+
+	for (int i = 0; i < res->nitems; i++) {
+		const struct vm_result *tries = &res->items[i];
+		int64_t best[3] = { INT64_MAX, INT64_MAX, INT64_MAX };
+		for (int t = 0; t < tries->nitems; t++)
+			for (int k = 0; k < 3; k++) {
+				const struct vm_result *s = &tries->items[t].items[k];
+				if (s->kind != VR_SAMPLE) {
+					row->failed = true;
+					return;
+				}
+				if (s->ns < best[k])
+					best[k] = s->ns;
+			}
+		for (int k = 0; k < 3; k++)
+			sum[k] += best[k];
+	}
+	if (res->nitems == 0) {
+		row->failed = true;
+		return;
+	}
+	row->pre_ns = sum[0] / res->nitems;
+	row->on_ns = sum[1] / res->nitems;
+	row->post_ns = sum[2] / res->nitems;
+	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
+}
+
+int measure_align(struct dev *d, const struct params *p, struct align_result *r)
+{
+	uint64_t bounds[128];
+	int n = align_boundaries(d->size, p->blocksize, d->lbs, bounds, 128);
+	struct vm_ctx c;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	memset(r, 0, sizeof *r);
+	r->blocksize = p->blocksize;
+	r->count = p->count;
+	r->rows = calloc((size_t)(n ? n : 1), sizeof *r->rows);
+	if (!r->rows || start_run(&c, d, p, p->blocksize) < 0)
+		return -1;
+	progress_start("align", NULL, (uint64_t)n * ALIGN_POSITIONS * 3 * (uint64_t)p->count);
+	for (int i = 0; i < n && !c.stopped && !vm_stop_requested; i++) {
+		struct vm_program *prog = vm_new_program();
+		struct align_row *row = &r->rows[r->nrows++];
+		uint64_t step;
+		int npos = align_positions(d->size, bounds[i], bounds[0], p->blocksize, &step);
+		struct vm_op *op = align_row_program(prog, p, step, npos);
+
+		row->align = bounds[i];
+		row->positions = npos;
+		align_row_from(row, vm_run(&c, prog, op, bounds[i] - p->blocksize));
+		vm_free_program(prog);
+	}
+	if (vm_stop_requested)
+		c.stopped = c.interrupted = true;
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}
+
+void align_result_free(struct align_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+}
+
+/* ------------------------------------------------- --open-au, --find-fat */
+
+static void rate_cell(struct rate_row *row, int col, const struct vm_result *res)
+{
+	if (res->kind != VR_RATE) {
+		row->failed[col] = true;
+		return;
+	}
+	row->rate[col] = res->rate;
+	row->ns[col] = res->ns;
+	row->bytes[col] = res->bytes;
+}
+
+static int count_rows(const struct params *p)
+{
+	int n = 0;
+	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
+		n++;
+	return n;
+}
+
+static enum vm_opcode chunk_order(const struct params *p)
+{
+	return p->random ? VM_OFF_RAND : VM_OFF_LIN;
+}
+
+/*
+ * One erase block's worth in chunks of bs, each chunk position written in
+ * `ways` erase blocks round-robin: the throughput of the whole row.
+ */
+static struct vm_op *rate_program(struct vm_program *prog, const struct params *p, uint64_t bs,
+				  int64_t ways)
+{
+	struct vm_op *write = vm_op(prog, VM_WRITE_RANDOM, 0, 0, NULL);
+	struct vm_op *across = vm_op(prog, VM_OFF_LIN, (int64_t)p->erasesize, ways, write);
+	struct vm_op *chunks = vm_op(prog, chunk_order(p), 0, -(int64_t)p->erasesize, across);
+	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
+}
+
+static int alloc_rate_result(struct rate_result *r, const struct params *p, uint64_t offset,
+			     long long nr)
+{
+	memset(r, 0, sizeof *r);
+	r->erasesize = p->erasesize;
+	r->blocksize = p->blocksize;
+	r->offset = offset;
+	r->nr = nr;
+	r->random = p->random;
+	r->rows = calloc((size_t)count_rows(p), sizeof *r->rows);
+	return r->rows ? 0 : -1;
+}
+
+static bool keep_going(const struct params *p, const struct rate_row *row)
+{
+	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
+}
+
+/* For each block size: cols runs of `ways`-erase-block programs at col_off(col). */
+static int measure_rates(struct dev *d, const struct params *p, struct rate_result *r,
+			 const char *test, int cols, int64_t ways, uint64_t base, uint64_t col_stride)
+{
+	struct vm_ctx c;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	if (start_run(&c, d, p, p->erasesize) < 0)
+		return -1;
+	c.seed = 0x5eed;
+	progress_start(test, NULL, 0);
+	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped && !vm_stop_requested; bs /= 2) {
+		struct rate_row *row = &r->rows[r->nrows++];
+		struct vm_program *prog = vm_new_program();
+		struct vm_op *op = rate_program(prog, p, bs, ways);
+
+		row->blocksize = bs;
+		row->ncols = cols;
+		for (int col = 0; col < cols; col++)
+			rate_cell(row, col, vm_run(&c, prog, op, base + (uint64_t)col * col_stride));
+		vm_free_program(prog);
+		if (!keep_going(p, row))
+			break;
+	}
+	if (vm_stop_requested)
+		c.stopped = c.interrupted = true;
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}
+
+int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r)
+{
+	uint64_t off = open_au_offset(p);
+
+	if (alloc_rate_result(r, p, off, p->open_au_nr) < 0)
+		return -1;
+	return measure_rates(d, p, r, "open-au", 1, p->open_au_nr, off, 0);
+}
+
+int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *r)
+{
+	if (alloc_rate_result(r, p, 0, p->fat_nr) < 0)
+		return -1;
+	return measure_rates(d, p, r, "find-fat", (int)p->fat_nr, 1, 0, p->erasesize);
+}
+
+void rate_result_free(struct rate_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+}
+
+/* ---------------------------------------------------------------- -s */
+
+int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r)
+{
+	uint64_t n = scatter_points(p), step = p->blocksize * (uint64_t)p->scatter_span;
+	uint64_t base = p->offset_set ? p->offset : 0;
+	struct vm_ctx c;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	memset(r, 0, sizeof *r);
+	r->blocksize = p->blocksize;
+	r->span_bytes = step;
+	r->points = calloc(n, sizeof *r->points);
+	if (!r->points || start_run(&c, d, p, p->blocksize) < 0)
+		return -1;
+	struct vm_program *prog = vm_new_program();
+	struct vm_op *min = vm_op(prog, VM_MIN, 0, 0,
+				  vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL)));
+	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)p->blocksize, 0,
+				 vm_op(prog, VM_OFF_LIN, (int64_t)step, (int64_t)n, min));
+	progress_start("scatter", NULL, n * (uint64_t)p->count);
+	struct vm_result *res = vm_run(&c, prog, op, base);
+	for (int i = 0; i < res->nitems; i++) {
+		struct scatter_point *pt = &r->points[r->npoints++];
+		pt->off = base + step * (uint64_t)i;
+		pt->failed = res->items[i].kind != VR_SAMPLE;
+		pt->min_ns = pt->failed ? 0 : res->items[i].ns;
+	}
+	vm_free_program(prog);
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}
+
+void scatter_result_free(struct scatter_result *r)
+{
+	free(r->points);
+	r->points = NULL;
+}
+
+/* ---------------------------------------------------------------- -i */
+
+/* Least squares time = access + bytes / rate over the rows' minimum times. */
+static void interval_fit(struct interval_result *r)
+{
+	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+
+	for (int i = 0; i < r->nrows; i++) {
+		if (r->rows[i].failed)
+			continue;
+		double x = (double)r->rows[i].bytes, y = (double)r->rows[i].min_ns;
+		n++; sx += x; sy += y; sxx += x * x; sxy += x * y;
+	}
+	double den = n * sxx - sx * sx;
+	if (n < 2 || den == 0)
+		return;
+	double slope = (n * sxy - sx * sy) / den;	/* ns per byte */
+	r->fit_rate = slope > 0 ? 1e9 / slope : 0;
+	r->fit_access_ns = (int64_t)((sy - slope * sx) / n);
+}
+
+/* min, average and max of one size's tries */
+static void interval_row_from(struct interval_row *row, const struct vm_result *tries)
+{
+	int64_t sum = 0;
+
+	row->min_ns = INT64_MAX;
+	row->max_ns = 0;
+	for (int t = 0; t < tries->nitems; t++) {
+		const struct vm_result *s = &tries->items[t];
+		if (s->kind != VR_SAMPLE) {
+			row->failed = true;
+			return;
+		}
+		sum += s->ns;
+		row->min_ns = s->ns < row->min_ns ? s->ns : row->min_ns;
+		row->max_ns = s->ns > row->max_ns ? s->ns : row->max_ns;
+	}
+	if (tries->nitems == 0) {
+		row->failed = true;
+		return;
+	}
+	row->avg_ns = sum / tries->nitems;
+	row->rate = row->min_ns > 0 ? (double)row->bytes * 1e9 / (double)row->min_ns : 0;
+}
+
+int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
+{
+	struct vm_ctx c;
+	uint64_t base = p->offset_set ? p->offset : 0;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	memset(r, 0, sizeof *r);
+	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
+	if (!r->rows || start_run(&c, d, p, interval_largest(d, p)) < 0)
+		return -1;
+	struct vm_program *prog = vm_new_program();
+	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
+	struct vm_op *op = vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p), tries);
+	progress_start("interval", NULL, (uint64_t)p->interval_order * (uint64_t)p->count);
+	struct vm_result *res = vm_run(&c, prog, op, base);
+	for (int i = 0; i < res->nitems; i++) {
+		struct interval_row *row = &r->rows[r->nrows++];
+		row->bytes = (uint64_t)d->lbs << i;
+		interval_row_from(row, &res->items[i]);
+	}
+	vm_free_program(prog);
+	interval_fit(r);
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}
+
+void interval_result_free(struct interval_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+}
+
+/* ---------------------------------------------------------------- -p */
+
+struct program_step {
+	const char *label;
+	enum vm_opcode io;
+	bool random;
+};
+
+static const struct program_step program_steps[] = {
+	{ "write zeros linear", VM_WRITE_ZERO, false },
+	{ "write ones linear", VM_WRITE_ONES, false },
+	{ "write 0x5a linear", VM_WRITE_5A, false },
+	{ "write zeros random", VM_WRITE_ZERO, true },
+	{ "write ones random", VM_WRITE_ONES, true },
+	{ "write 0x5a random", VM_WRITE_5A, true },
+	{ "read linear", VM_READ, false },
+	{ "read random", VM_READ, true },
+};
+#define NSTEPS (int)(sizeof program_steps / sizeof program_steps[0])
+
+int measure_program(struct dev *d, const struct params *p, struct program_result *r)
+{
+	struct vm_ctx c;
+	uint64_t base = p->offset_set ? p->offset : 0;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	memset(r, 0, sizeof *r);
+	r->rows = calloc((size_t)(count_rows(p) * NSTEPS), sizeof *r->rows);
+	if (!r->rows || start_run(&c, d, p, p->erasesize) < 0)
+		return -1;
+	progress_start("program", NULL, 0);
+	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped; bs /= 2) {
+		struct vm_program *prog = vm_new_program();
+		for (int s = 0; s < NSTEPS && !c.stopped; s++) {
+			const struct program_step *st = &program_steps[s];
+			struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
+			struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
+						     -(int64_t)p->erasesize, io);
+			struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0,
+						 vm_op(prog, VM_BPS, 0, 0, chunks));
+			const struct vm_result *res = vm_run(&c, prog, op, base);
+			struct program_row *row = &r->rows[r->nrows++];
+			row->label = st->label;
+			row->blocksize = bs;
+			row->failed = res->kind != VR_RATE;
+			row->rate = row->failed ? 0 : res->rate;
+		}
+		vm_free_program(prog);
+	}
+	if (vm_stop_requested)
+		c.stopped = c.interrupted = true;
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}
+
+void program_result_free(struct program_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+}

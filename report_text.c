@@ -1,0 +1,149 @@
+/* The original flashbench's text output, without its truncation bugs. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "report.h"
+#include "units.h"
+
+void text_align(FILE *f, const struct align_result *r)
+{
+	char pre[FMT_BUF], on[FMT_BUF], post[FMT_BUF], diff[FMT_BUF];
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct align_row *row = &r->rows[i];
+		if (row->failed) {
+			fprintf(f, "align %" PRIu64 "\tread failed\n", row->align);
+			continue;
+		}
+		fprintf(f, "align %" PRIu64 "\tpre %s\ton %s\tpost %s\tdiff %s\n", row->align,
+			fmt_time(pre, row->pre_ns), fmt_time(on, row->on_ns),
+			fmt_time(post, row->post_ns), fmt_time(diff, row->diff_ns));
+	}
+}
+
+/* A field as the original printed it: padded to 7 bytes, then a space. */
+static void field(FILE *f, const char *s)
+{
+	fprintf(f, "%-7s ", s);
+}
+
+void text_rates(FILE *f, const struct rate_result *r)
+{
+	char buf[FMT_BUF];
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct rate_row *row = &r->rows[i];
+		field(f, fmt_size(buf, row->blocksize));
+		for (int c = 0; c < row->ncols; c++)
+			field(f, row->failed[c] ? "failed" : fmt_rate(buf, row->rate[c]));
+		fputc('\n', f);
+	}
+}
+
+void text_scatter(FILE *f, const struct scatter_result *r)
+{
+	for (int i = 0; i < r->npoints; i++) {
+		const struct scatter_point *p = &r->points[i];
+		if (!p->failed)
+			fprintf(f, "%f\t%f\n", (double)p->off / (1024.0 * 1024.0), (double)p->min_ns / 1e6);
+	}
+}
+
+void text_interval(FILE *f, const struct interval_result *r)
+{
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct interval_row *row = &r->rows[i];
+		if (row->failed) {
+			fprintf(f, "%" PRIu64 " bytes: read failed\n", row->bytes);
+			continue;
+		}
+		fprintf(f, "%" PRIu64 " bytes: min %s avg %s max %s: %g MB/s\n", row->bytes,
+			fmt_time(a, row->min_ns), fmt_time(b, row->avg_ns), fmt_time(c, row->max_ns),
+			row->rate / 1e6);
+	}
+	if (r->fit_rate <= 0)
+		return;
+	fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(a, r->fit_access_ns));
+	for (int i = 0; i < r->nrows; i++) {
+		const struct interval_row *row = &r->rows[i];
+		if (row->failed)
+			continue;
+		double overhead = (double)row->min_ns - (double)r->fit_access_ns -
+				  (double)row->bytes * 1e9 / r->fit_rate;
+		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead %g\n", row->bytes, row->min_ns,
+			overhead);
+	}
+}
+
+void text_program(FILE *f, const struct program_result *r)
+{
+	char size[FMT_BUF], rate[FMT_BUF];
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct program_row *row = &r->rows[i];
+		fprintf(f, "%-20s", row->label);
+		field(f, fmt_size(size, row->blocksize));
+		field(f, row->failed ? "failed" : fmt_rate(rate, row->rate));
+		fputc('\n', f);
+	}
+}
+
+void text_report(FILE *f, const struct report *rep)
+{
+	if (rep->align)
+		text_align(f, rep->align);
+	if (rep->rates)
+		text_rates(f, rep->rates);
+	if (rep->scatter)
+		text_scatter(f, rep->scatter);
+	if (rep->interval)
+		text_interval(f, rep->interval);
+	if (rep->program)
+		text_program(f, rep->program);
+}
+
+static const struct run_status *report_status(const struct report *rep)
+{
+	if (rep->align)
+		return &rep->align->st;
+	if (rep->rates)
+		return &rep->rates->st;
+	if (rep->scatter)
+		return &rep->scatter->st;
+	if (rep->interval)
+		return &rep->interval->st;
+	if (rep->program)
+		return &rep->program->st;
+	return NULL;
+}
+
+static const char *op_name(enum vm_opcode op)
+{
+	switch (op) {
+	case VM_READ: return "read";
+	case VM_DISCARD: return "discard";
+	default: return "write";
+	}
+}
+
+void text_status(FILE *f, const struct report *rep)
+{
+	const struct run_status *st = report_status(rep);
+
+	if (!st)
+		return;
+	if (st->nfailures) {
+		const struct vm_failure *e = &st->first_failure;
+		fprintf(f, "flashbench: %s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s\n",
+			rep->device, op_name(e->op), e->off, e->len, strerror(e->err));
+		if (st->nfailures > 1)
+			fprintf(f, "flashbench: %s: %d I/O operations failed in all\n", rep->device,
+				st->nfailures);
+	}
+	if (st->interrupted)
+		fprintf(f, "flashbench: interrupted: the results above are partial\n");
+	else if (st->partial && st->nfailures)
+		fprintf(f, "flashbench: stopped after the error: the results above are partial\n");
+}
