@@ -54,6 +54,19 @@ struct auto_opts {
 /* flashbench --auto DEV: identity, alignment, (write phase), report. Returns exit status. */
 int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, FILE *out);
 
+/* Helpers shared by the reports (additions). */
+const char *collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
+/*
+ * Two --open-au runs with the same N and mode at erase sizes a < b: median
+ * over shared block sizes (page..a/2) of rate(b)/rate(a); 0 if none shared.
+ * Clearly above 1 (>= 1.5) means the smaller size makes the card
+ * garbage-collect more: the erase size is at least b's.
+ */
+double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
+			    uint64_t pagesize_hint);
+const char *analyze_size_str(char *buf, size_t n, uint64_t bytes);	/* "4MiB" "1.5MiB" */
+const char *analyze_time_str(char *buf, size_t n, double ns);		/* "872µs" "1.03ms" */
+
 /* flashbench --analyze FILE ("-" = stdin): verdicts from saved output. Returns exit status. */
 int analyze_file(const char *path, bool json, FILE *out);
 

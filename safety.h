@@ -11,7 +11,8 @@
 /*
  * Before opening for writing: refuses (returns -1 with a one-line message)
  * a device that holds the running system's root filesystem, or that is
- * mounted or held, naming the mount point / holder. 0 when writable.
+ * mounted or held, naming the mount point / holder, or a read-only one.
+ * 0 when writable (regular files and sim: always are).
  */
 int safety_check_write_target(const char *path, char *err, size_t n);
 
@@ -28,9 +29,11 @@ int safety_exit_status_for_signal(void);	/* 130 for SIGINT, 143 TERM, 129 HUP; 0
 
 /*
  * --preserve: save the spans (to memory, or to backup_path) before the
- * first overwrite. Returns 0, or -1 with a message in err (no I/O done to
- * the spans then). preserve_restore() writes everything back and verifies;
- * it is also what a second signal calls.
+ * first overwrite. Returns 0, or -1 with a message in err, without an
+ * option prefix (no I/O done to the spans then). preserve_restore() writes
+ * everything back and verifies; it is also what a second signal calls, and
+ * what exit() calls when the program ends without it. The device's
+ * descriptor is dup()ed, so a restore works after dev_close() too.
  */
 int preserve_save(struct dev *d, const struct span *spans, int nspans, const char *backup_path,
 		  char *err, size_t n);
@@ -39,5 +42,42 @@ bool preserve_active(void);
 
 /* flashbench --restore FILE DEV: exit status (0, 1, or 2 for a mismatched backup). */
 int restore_command(const char *backup_path, const char *device);
+
+/*
+ * Below: the parts the checks are built from, exposed so the unit tests
+ * can point them at fixture files instead of the running system.
+ */
+struct safety_sources {
+	const char *mountinfo;	/* "/proc/self/mountinfo" */
+	const char *sysblock;	/* "/sys/class/block": disks, their partitions as subdirectories */
+	const char *swaps;	/* "/proc/swaps" */
+};
+extern const struct safety_sources safety_system_sources;
+
+/* One /proc/self/mountinfo line; the mount point with its \ooo escapes decoded. */
+struct mount_entry {
+	unsigned int major, minor;
+	char mountpoint[4096];
+	char source[256];
+};
+/* 0, or -1 for a line that is not a mountinfo line. */
+int mountinfo_parse_line(const char *line, struct mount_entry *m);
+
+/*
+ * The device of the filesystem on "/" (the last "/" line: later mounts hide
+ * earlier ones). A major of 0 (btrfs, for one) falls back to the source's
+ * st_rdev when the source is a /dev path. 0, or -1 when unknown.
+ */
+int safety_root_device(const char *mountinfo, unsigned int *major, unsigned int *minor);
+
+/*
+ * The check for block device major:minor shown as name ("/dev/sdb"):
+ * 0 when nothing of it (the device, its partitions, its parent disk for the
+ * root check) is the root filesystem, mounted, swap or held, and the device
+ * is not read-only; otherwise -1 and one line naming the mount point,
+ * holder or swap.
+ */
+int safety_check_device(const struct safety_sources *src, const char *name,
+			unsigned int major, unsigned int minor, char *err, size_t n);
 
 #endif

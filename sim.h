@@ -7,23 +7,48 @@
 
 struct sim;
 
+#define SIM_NO_FAIL UINT64_MAX	/* sim_config.fail_at when fail-at= is not given */
+
+/* The card a spec describes (after presets and overrides are applied). */
+struct sim_config {
+	const char *preset;	/* preset name, or NULL */
+	uint64_t size;		/* bytes */
+	uint64_t erasesize;	/* erase block (allocation unit) bytes; 2^n or 3*2^n */
+	uint64_t pagesize;	/* effective page (write unit) bytes */
+	unsigned int open_au;	/* erase blocks open for linear writing */
+	unsigned int random_au;	/* of those, how many may be written out of order */
+	unsigned int fat_aus;	/* leading erase blocks that are page-mapped */
+	unsigned int noise_pct;	/* +-percent of seeded jitter on every cost */
+	uint64_t seed;
+	uint64_t fail_at;	/* byte offset whose I/O fails with EIO, or SIM_NO_FAIL */
+};
+
 /*
  * spec is the text after "sim:": a preset name and/or key=value pairs,
- * comma-separated ("sdhc-good,noise=5"). Returns NULL and a one-line
- * message naming the parameter and value in err on bad input.
+ * comma-separated ("sdhc-good,noise=5"); the preset applies first, the
+ * pairs override it. Returns NULL and a one-line message naming the
+ * parameter and value in err on bad input.
  */
 struct sim *sim_create(const char *spec, char *err, size_t errlen);
 void sim_destroy(struct sim *s);
 
 uint64_t sim_size(const struct sim *s);
 unsigned int sim_block_size(const struct sim *s);	/* logical block size, 512 */
+const struct sim_config *sim_config(const struct sim *s);
+/* Virtual clock: the sum of every modelled cost so far, ns. */
+int64_t sim_now(const struct sim *s);
 
-/* Modelled cost in *ns; 0 or -errno (e.g. -EIO from fail-at=). */
+/*
+ * Modelled cost in *ns; 0 or -errno: -EIO from fail-at=, -EINVAL for a
+ * range outside the card or not a multiple of 512 bytes.
+ */
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 
 /* Text for --help / the man page: parameters and presets, one per line. */
 const char *sim_help(void);
+/* Preset names, NULL-terminated (for completion). */
+const char *const *sim_preset_names(void);
 
 #endif

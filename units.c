@@ -96,11 +96,10 @@ int parse_number(const char *s, long long min, long long max, long long *out)
 }
 
 /*
- * Formats |v| in the first unit where it stays below `limit` units; the last
- * unit takes anything. With by_rounding, the rounded figure decides, so
- * 999.7µs is "1ms", never "1e+03µs"; without, the exact value does (sizes:
- * 1023KiB, then 1MiB). A figure %g would print with an exponent is printed
- * whole instead.
+ * Formats |v| in the first unit where the figure as printed stays below
+ * `limit`; the last unit takes anything. The printed figure decides, so
+ * 999.7µs is "1ms" (never "1e+03µs") and 1048575 bytes "1MiB". A figure
+ * that moved up a unit only by rounding keeps the smaller unit's precision.
  */
 struct unit_scale {
 	double factor;		/* value of one unit in base units */
@@ -108,23 +107,24 @@ struct unit_scale {
 	const char *name;
 };
 
-static const char *fmt_scaled(char *buf, double v, const struct unit_scale *u, int n, double limit,
-			      bool by_rounding)
+static const char *fmt_scaled(char *buf, double v, const struct unit_scale *u, int n, double limit)
 {
 	const char *sign = v < 0 ? "-" : "";
 	double a = fabs(v);
+	int digits = u[0].digits;
 
 	for (int i = 0; i < n; i++) {
 		double x = a / u[i].factor;
 		char tmp[32];
-		snprintf(tmp, sizeof tmp, "%.*g", u[i].digits, x);
-		double shown = by_rounding ? strtod(tmp, NULL) : x;
-		if (i == n - 1 || shown < limit) {
-			if (strchr(tmp, 'e'))
-				snprintf(tmp, sizeof tmp, "%.0f", x);
+		snprintf(tmp, sizeof tmp, "%.*g", digits, x);
+		if (strchr(tmp, 'e'))	/* too large for %g: whole units */
+			snprintf(tmp, sizeof tmp, "%.0f", x);
+		if (i == n - 1 || strtod(tmp, NULL) < limit) {
 			snprintf(buf, FMT_BUF, "%s%s%s", sign, tmp, u[i].name);
 			return buf;
 		}
+		bool bumped_by_rounding = x < limit;
+		digits = bumped_by_rounding ? u[i].digits : u[i + 1].digits;
 	}
 	return buf;
 }
@@ -140,7 +140,7 @@ const char *fmt_time(char *buf, int64_t ns)
 		snprintf(buf, FMT_BUF, "%" PRId64 "ns", ns);
 		return buf;
 	}
-	return fmt_scaled(buf, (double)ns, u, 3, 1000, true);
+	return fmt_scaled(buf, (double)ns, u, 3, 1000);
 }
 
 const char *fmt_size(char *buf, uint64_t bytes)
@@ -153,7 +153,7 @@ const char *fmt_size(char *buf, uint64_t bytes)
 		snprintf(buf, FMT_BUF, "%" PRIu64 "B", bytes);
 		return buf;
 	}
-	return fmt_scaled(buf, (double)bytes, u, 3, 1024, false);
+	return fmt_scaled(buf, (double)bytes, u, 3, 1024);
 }
 
 const char *fmt_rate(char *buf, double bps)
@@ -170,7 +170,7 @@ const char *fmt_rate(char *buf, double bps)
 		snprintf(buf, FMT_BUF, "%.0fB/s", bps);
 		return buf;
 	}
-	return fmt_scaled(buf, bps, u, 3, 1000, true);
+	return fmt_scaled(buf, bps, u, 3, 1000);
 }
 
 bool is_erase_candidate(uint64_t x)

@@ -155,7 +155,10 @@ static void fold_add(struct fold *f, const struct vm_result *r)
 {
 	switch (r->kind) {
 	case VR_NONE:
+		return;
 	case VR_LIST:
+		for (int i = 0; i < r->nitems; i++)
+			fold_add(f, &r->items[i]);
 		return;
 	case VR_FAILED:
 		if (!f->failed)

@@ -1,0 +1,806 @@
+/*
+ * Inference from measurements (see ../shared/reference/ftl-model.md §3-§7).
+ *
+ * -a: a boundary X is a step when the diffs of boundaries that are
+ * multiples of X (X itself included) sit on a high level and those of
+ * smaller boundaries on a clearly lower one. Only multiples count, so a
+ * 12 MiB card is found from 12/24/48 MiB rows while 8/16 MiB rows (which
+ * hit a real boundary only sometimes) are ignored. The erase size is the
+ * smallest strong step; the page size the smallest step below it.
+ *
+ * --open-au: past the open-AU limit every write costs about one erase
+ * block rewrite, so time per write stops shrinking with the block size:
+ * throughput halves at each halving of the block size and the time per
+ * write is a sizeable fraction of writing a whole erase block.
+ */
+#include "analyze.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *confidence_name(enum confidence c)
+{
+	switch (c) {
+	case CONF_LOW: return "low";
+	case CONF_MEDIUM: return "medium";
+	case CONF_HIGH: return "high";
+	case CONF_NONE: break;
+	}
+	return "none";
+}
+
+const char *collapse_name(enum collapse c)
+{
+	switch (c) {
+	case RUN_HOLDS: return "holds";
+	case RUN_COLLAPSED: return "collapsed";
+	case RUN_UNCLEAR: break;
+	}
+	return "unclear";
+}
+
+const char *analyze_size_str(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, n, "%.4g%s", v, unit[u]);
+	return buf;
+}
+
+const char *analyze_time_str(char *buf, size_t n, double ns)
+{
+	double a = fabs(ns);
+	if (a < 1000)
+		snprintf(buf, n, "%.0fns", ns);
+	else if (a < 999500)
+		snprintf(buf, n, "%.3g\xc2\xb5s", ns / 1e3);
+	else if (a < 999500000)
+		snprintf(buf, n, "%.3gms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.4gs", ns / 1e9);
+	return buf;
+}
+
+static void appendf(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	if (len + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---------- small statistics ---------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	double *s = malloc(sizeof(*s) * (size_t)n);
+	if (!s)
+		return v[0];
+	memcpy(s, v, sizeof(*s) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+/* Robust standard deviation: 1.4826 * median absolute deviation. */
+static double robust_sigma(const double *v, int n)
+{
+	if (n < 2)
+		return 0;
+	double m = median(v, n);
+	double *d = malloc(sizeof(*d) * (size_t)n);
+	if (!d)
+		return 0;
+	for (int i = 0; i < n; i++)
+		d[i] = fabs(v[i] - m);
+	double s = 1.4826 * median(d, n);
+	free(d);
+	return s;
+}
+
+static bool is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+static bool is_candidate_size(uint64_t x)
+{
+	if (!x)
+		return false;
+	while (x % 2 == 0)
+		x /= 2;
+	return x == 1 || x == 3;
+}
+
+/* ---------- -a ---------- */
+
+struct pt {
+	uint64_t align;
+	double d;		/* diff, ns */
+	int positions;		/* places sampled; 0 = unknown (parsed text) */
+};
+
+static int cmp_pt_desc(const void *a, const void *b)
+{
+	uint64_t x = ((const struct pt *)a)->align, y = ((const struct pt *)b)->align;
+	return (x < y) - (x > y);
+}
+
+/* A level step at boundary x among the points below `top`. */
+struct step {
+	uint64_t x;
+	bool valid;
+	double dx;		/* diff of the x row */
+	double h, l, sep, thr, sigma_below;
+	double f_on, f_below;
+	double min_on, max_on, max_below;
+	double local;		/* step height right around x: [x/8, x) vs multiples in [x, 8x] */
+	int n_on, n_below;
+};
+
+static const struct pt *find_pt(const struct pt *p, int n, uint64_t align)
+{
+	for (int i = 0; i < n; i++)
+		if (p[i].align == align)
+			return &p[i];
+	return NULL;
+}
+
+/* strict = 0: the clean case; 1: relaxed, for noisy tables (low confidence). */
+static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int relaxed,
+		      struct step *s)
+{
+	double on[256], below[256], on_near[256], below_near[256];
+	int non = 0, nbelow = 0, non_near = 0, nbelow_near = 0;
+	memset(s, 0, sizeof(*s));
+	s->x = x;
+	for (int i = 0; i < n && i < 256; i++) {
+		uint64_t a = p[i].align;
+		if (a >= top)
+			continue;
+		if (a >= x && a % x == 0) {
+			on[non++] = p[i].d;
+			if (a <= 8 * x)
+				on_near[non_near++] = p[i].d;
+		} else if (a < x) {
+			below[nbelow++] = p[i].d;
+			if (a >= x / 8)
+				below_near[nbelow_near++] = p[i].d;
+		}
+	}
+	const struct pt *px = find_pt(p, n, x);
+	/* one row alone is a step only at the top of the table, where no multiple fits */
+	bool top_row = top == UINT64_MAX && x == p[0].align;
+	if (!px || non < (top_row ? 1 : 2) || nbelow < 1)
+		return;
+	s->n_on = non;
+	s->n_below = nbelow;
+	s->dx = px->d;
+	s->h = median(on, non);
+	s->l = median(below, nbelow);
+	s->sep = s->h - s->l;
+	s->local = median(on_near, non_near) -
+		   (nbelow_near ? median(below_near, nbelow_near) : s->l);
+	/* noise from the rows just below x: the whole set may hold two plateaus */
+	s->sigma_below = nbelow_near >= 3 ? robust_sigma(below_near, nbelow_near)
+					  : robust_sigma(below, nbelow);
+	/*
+	 * Multiples of x are high; a smaller row only counts against x when it
+	 * is nearly as high (a row hitting real boundaries at some of its
+	 * places reads half-way up: diluted, not a contradiction).
+	 */
+	s->thr = s->l + 0.5 * s->sep;
+	double thr_below = s->l + 0.7 * s->sep;
+	s->min_on = on[0];
+	s->max_below = below[0];
+	int hi = 0, lo = 0;
+	s->max_on = on[0];
+	for (int i = 0; i < non; i++) {
+		hi += on[i] >= s->thr;
+		s->min_on = fmin(s->min_on, on[i]);
+		s->max_on = fmax(s->max_on, on[i]);
+	}
+	for (int i = 0; i < nbelow; i++) {
+		lo += below[i] < thr_below;
+		if (below[i] > s->max_below)
+			s->max_below = below[i];
+	}
+	s->f_on = (double)hi / non;
+	s->f_below = (double)lo / nbelow;
+	if (s->sep <= 0 || s->sep < 3 * s->sigma_below || (s->l > 0 && s->h < 1.5 * s->l))
+		return;
+	/* x itself reads like its multiples, not half-way (diluted) */
+	if (s->dx < s->l + (relaxed ? 0.5 : 0.7) * s->sep)
+		return;
+	/* the level must hold right above x, not only far away */
+	const struct pt *p2 = find_pt(p, n, 2 * x);
+	if (!relaxed && p2 && 2 * x < top && p2->d < s->thr)
+		return;
+	double need_on = relaxed ? 0.4 : 0.6, need_below = relaxed ? 0.7 : 0.85;
+	s->valid = s->f_on >= need_on && s->f_below >= need_below;
+}
+
+/*
+ * The smallest strong step below top: among valid steps, those whose
+ * local height is at least 0.6 of the largest (a page step is lower than
+ * the erase-block step above it); false if there is none.
+ */
+static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, int relaxed,
+		      struct step *out)
+{
+	struct step best = { 0 };
+	double max_sep = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		bool found = false;
+		for (int i = n - 1; i >= 0; i--) {	/* ascending boundaries */
+			if (p[i].align >= top || p[i].align > max_x || !is_candidate_size(p[i].align))
+				continue;
+			struct step s;
+			eval_step(p, n, top, p[i].align, relaxed, &s);
+			if (!s.valid)
+				continue;
+			if (pass == 0) {
+				if (s.local > max_sep)
+					max_sep = s.local;
+			} else if (s.local >= 0.6 * max_sep) {
+				best = s;
+				found = true;
+				break;
+			}
+		}
+		if (pass == 0 && max_sep <= 0)
+			return false;
+		if (pass == 1 && found) {
+			*out = best;
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum confidence step_confidence(const struct step *s)
+{
+	double margin = (s->min_on - s->max_below) / s->sep;
+	double q = (s->dx - s->l) / s->sep;
+	if (s->f_on >= 1 && s->f_below >= 1 && s->n_on >= 2 && margin >= 0.25 && q >= 0.8)
+		return CONF_HIGH;
+	if (s->f_on >= 0.8 && s->f_below >= 0.9 && margin >= 0.05 && q >= 0.7)
+		return CONF_MEDIUM;
+	return CONF_LOW;
+}
+
+/*
+ * A 3*2^n (or larger 2^n) erase size seen through a smaller step: the
+ * multiples of x2 near x are clearly above the other multiples of x,
+ * which are diluted (they cross a real boundary only some of the time).
+ */
+static bool refine_step(const struct pt *p, int n, uint64_t x, uint64_t *x2_out,
+			double *ratio_out)
+{
+	static const int factors[] = { 2, 3, 4, 6, 8 };
+	for (size_t f = 0; f < sizeof(factors) / sizeof(factors[0]); f++) {
+		uint64_t x2 = x * (uint64_t)factors[f];
+		if (!find_pt(p, n, x2))
+			continue;
+		double on[64], off[64];
+		int non = 0, noff = 0;
+		for (int i = 0; i < n; i++) {
+			uint64_t a = p[i].align;
+			if (a < x || a > 4 * x2 || a % x)
+				continue;
+			if (a % x2 == 0 && non < 64)
+				on[non++] = p[i].d;
+			else if (a % x2 && noff < 64)
+				off[noff++] = p[i].d;
+		}
+		if (non < 1 || noff < 2)
+			continue;
+		double min_on = on[0], max_off = off[0];
+		for (int i = 0; i < non; i++)
+			min_on = fmin(min_on, on[i]);
+		for (int i = 0; i < noff; i++)
+			max_off = fmax(max_off, off[i]);
+		double ratio = median(on, non) / median(off, noff);
+		if (max_off > 0 && min_on > max_off && ratio >= 1.3) {
+			*x2_out = x2;
+			*ratio_out = ratio;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int collect_points(const struct align_result *r, struct pt *p, int max)
+{
+	int n = 0;
+	for (int i = 0; i < r->nrows && n < max; i++) {
+		const struct align_row *row = &r->rows[i];
+		if (row->failed || row->align == 0)
+			continue;
+		p[n].align = row->align;
+		p[n].d = (double)row->diff_ns;
+		p[n].positions = row->positions;
+		n++;
+	}
+	qsort(p, (size_t)n, sizeof(*p), cmp_pt_desc);
+	return n;
+}
+
+static void describe_step(char *ev, size_t n, const struct step *s, const char *what)
+{
+	char a[32], b[32], c[32], d[32];
+	appendf(ev, n, "%s: diff at %s and its multiples %s..%s (median %s)",
+		what, analyze_size_str(a, sizeof(a), s->x),
+		analyze_time_str(b, sizeof(b), s->min_on),
+		analyze_time_str(c, sizeof(c), s->max_on),
+		analyze_time_str(d, sizeof(d), s->h));
+	appendf(ev, n, ", below it at most %s (median %s)",
+		analyze_time_str(a, sizeof(a), s->max_below), analyze_time_str(b, sizeof(b), s->l));
+	if (s->f_on < 1)
+		appendf(ev, n, "; %d of %d multiples low", (int)lround((1 - s->f_on) * s->n_on), s->n_on);
+	if (s->f_below < 1)
+		appendf(ev, n, "; %d of %d smaller rows high", (int)lround((1 - s->f_below) * s->n_below),
+			s->n_below);
+}
+
+#define MAX_PAGE (256 * 1024)	/* larger steps below the erase size are not pages */
+
+static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_estimate *page)
+{
+	struct step s;
+	if (!find_step(p, n, top, MAX_PAGE, 0, &s) && !find_step(p, n, top, MAX_PAGE, 1, &s)) {
+		char a[32], b[32];
+		const struct pt *lowest = &p[n - 1];
+		snprintf(page->evidence, sizeof(page->evidence),
+			 "no step below %s: diff down to %s is %s, no lower plateau",
+			 analyze_size_str(a, sizeof(a), top),
+			 analyze_size_str(b, sizeof(b), lowest->align),
+			 lowest->d > 0 ? "raised" : "flat");
+		return;
+	}
+	page->bytes = s.x;
+	page->conf = s.valid ? step_confidence(&s) : CONF_LOW;
+	if (s.n_below < 2 && page->conf > CONF_MEDIUM)
+		page->conf = CONF_MEDIUM;
+	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
+}
+
+void analyze_align(const struct align_result *r, struct size_estimate *erase,
+		   struct size_estimate *page)
+{
+	struct pt p[256];
+	memset(erase, 0, sizeof(*erase));
+	memset(page, 0, sizeof(*page));
+	int n = r ? collect_points(r, p, 256) : 0;
+	if (n < 3) {
+		snprintf(erase->evidence, sizeof(erase->evidence), "too few -a rows (%d)", n);
+		snprintf(page->evidence, sizeof(page->evidence), "too few -a rows (%d)", n);
+		return;
+	}
+	struct step s;
+	bool strict = find_step(p, n, UINT64_MAX, UINT64_MAX, 0, &s);
+	if (!strict && !find_step(p, n, UINT64_MAX, UINT64_MAX, 1, &s)) {
+		char a[32], b[32];
+		double lo = p[0].d, hi = p[0].d;
+		for (int i = 0; i < n; i++) {
+			lo = fmin(lo, p[i].d);
+			hi = fmax(hi, p[i].d);
+		}
+		snprintf(erase->evidence, sizeof(erase->evidence),
+			 "no step in the diff column (%s..%s over %d rows)",
+			 analyze_time_str(a, sizeof(a), lo), analyze_time_str(b, sizeof(b), hi), n);
+		snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
+		return;
+	}
+	erase->bytes = s.x;
+	erase->conf = strict ? step_confidence(&s) : CONF_LOW;
+	if (s.n_on < 2 && erase->conf > CONF_MEDIUM)
+		erase->conf = CONF_MEDIUM;
+	describe_step(erase->evidence, sizeof(erase->evidence), &s, "step");
+	/*
+	 * A 3*2^n step is told from twice its size by its own row alone, and
+	 * with this sampling that row, if not a real boundary, still hits one
+	 * at about half its places: two places are too few to be sure.
+	 */
+	const struct pt *px = find_pt(p, n, s.x);
+	if (!is_pow2(s.x) && px->positions > 0 && px->positions <= 2 && erase->conf > CONF_LOW) {
+		erase->conf = CONF_LOW;
+		appendf(erase->evidence, sizeof(erase->evidence),
+			"; the %s row was sampled at only %d places", "deciding", px->positions);
+	}
+
+	uint64_t x2;
+	double ratio;
+	uint64_t x = s.x;
+	while (refine_step(p, n, x, &x2, &ratio)) {
+		char a[32], b[32];
+		appendf(erase->evidence, sizeof(erase->evidence),
+			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
+			analyze_size_str(a, sizeof(a), x2), ratio, analyze_size_str(b, sizeof(b), x));
+		x = x2;
+		if (erase->conf > CONF_MEDIUM)
+			erase->conf = CONF_MEDIUM;
+		if (ratio < 1.4)
+			erase->conf = CONF_LOW;
+	}
+	erase->bytes = x;
+	estimate_page(p, n, s.x, page);
+}
+
+/* ---------- --open-au ---------- */
+
+#define STEP_COLLAPSE 0.75	/* throughput ratio per halving: ~0.5 when time per write is constant */
+#define MAX_PAGE_HINT (64 * 1024)	/* a larger "page" from -a is not a page */
+#define GC_FRACTION 0.25	/* time per write vs writing a whole erase block at full speed */
+#define WEAK_GC_FRACTION 0.06
+#define MIN_GC_START (128 * 1024)
+
+static bool row_ok(const struct rate_row *row)
+{
+	return row->ncols > 0 && !row->failed[0] && row->rate[0] > 0 && isfinite(row->rate[0]);
+}
+
+static double max_rate(const struct rate_result *r)
+{
+	double m = 0;
+	for (int i = 0; i < r->nrows; i++)
+		if (row_ok(&r->rows[i]) && r->rows[i].rate[0] > m)
+			m = r->rows[i].rate[0];
+	return m;
+}
+
+struct run_look {
+	enum collapse verdict;
+	uint64_t at;		/* block size where the collapse was clear */
+	double time_per_write;	/* there, seconds */
+	double gc_fraction;
+	uint64_t smallest;	/* smallest block size looked at */
+};
+
+static void look_at_run(const struct rate_result *r, uint64_t page, struct run_look *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->verdict = RUN_UNCLEAR;
+	if (!r || r->nrows < 1)
+		return;
+	if (page > MAX_PAGE_HINT)
+		page = MAX_PAGE_HINT;
+	uint64_t e = r->erasesize ? r->erasesize : r->rows[0].blocksize;
+	double rref = max_rate(r);
+	if (rref <= 0 || e == 0)
+		return;
+	double tref = (double)e / rref;
+	int stretch = 0;
+	uint64_t stretch_top = 0;	/* block size before the first halving step */
+	bool suspicious = false;
+	for (int k = 1; k < r->nrows; k++) {
+		const struct rate_row *prev = &r->rows[k - 1], *row = &r->rows[k];
+		if (!row_ok(row) || (page && row->blocksize < page))
+			continue;
+		if (!out->smallest || row->blocksize < out->smallest)
+			out->smallest = row->blocksize;
+		if (!row_ok(prev) || prev->blocksize != 2 * row->blocksize) {
+			stretch = 0;
+			continue;
+		}
+		double t = (double)row->blocksize / row->rate[0];
+		double g = t / tref;
+		stretch = row->rate[0] <= STEP_COLLAPSE * prev->rate[0] ? stretch + 1 : 0;
+		if (stretch == 1)
+			stretch_top = prev->blocksize;
+		/*
+		 * Time per write near an erase-block rewrite is a collapse at any
+		 * size; a smaller constant time (garbage collection of a partly
+		 * written block) counts when it starts well above the page size,
+		 * where sub-page writes cannot explain it.
+		 */
+		bool big_start = stretch_top >= 4 * (page ? page : 16384) && stretch_top >= MIN_GC_START;
+		if (stretch >= 2 && (g >= GC_FRACTION || (g >= WEAK_GC_FRACTION && big_start))) {
+			out->verdict = RUN_COLLAPSED;
+			out->at = row->blocksize;
+			out->time_per_write = t;
+			out->gc_fraction = g;
+			return;
+		}
+		if (stretch >= 1 && g >= 2 * GC_FRACTION && row->blocksize <= e / 4)
+			suspicious = true;
+	}
+	bool complete = !r->st.partial && (!r->blocksize || out->smallest <= r->blocksize ||
+					   (page && out->smallest < 2 * page));
+	if (out->smallest && (complete || out->smallest <= e / 32))
+		out->verdict = suspicious ? RUN_UNCLEAR : RUN_HOLDS;
+}
+
+enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint)
+{
+	struct run_look l;
+	look_at_run(r, pagesize_hint, &l);
+	return l.verdict;
+}
+
+/* Median over shared block sizes (page..E/2) of rate(b) / rate(a). 0 if none shared. */
+static double median_rate_ratio(const struct rate_result *a, const struct rate_result *b,
+				uint64_t page, uint64_t max_bs)
+{
+	double v[64];
+	int n = 0;
+	if (page > MAX_PAGE_HINT)
+		page = MAX_PAGE_HINT;
+	for (int i = 0; i < a->nrows; i++) {
+		const struct rate_row *ra = &a->rows[i];
+		if (!row_ok(ra) || ra->blocksize > max_bs || (page && ra->blocksize < page))
+			continue;
+		for (int j = 0; j < b->nrows && n < 64; j++) {
+			const struct rate_row *rb = &b->rows[j];
+			if (rb->blocksize == ra->blocksize && row_ok(rb))
+				v[n++] = rb->rate[0] / ra->rate[0];
+		}
+	}
+	return n ? median(v, n) : 0;
+}
+
+double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
+			    uint64_t pagesize_hint)
+{
+	if (!smaller_e || !bigger_e || smaller_e->erasesize >= bigger_e->erasesize)
+		return 0;
+	return median_rate_ratio(smaller_e, bigger_e, pagesize_hint, smaller_e->erasesize / 2);
+}
+
+/* One verdict per N: repeated runs with the same N must agree. */
+static enum collapse merge_verdicts(enum collapse a, enum collapse b)
+{
+	if (a == b)
+		return a;
+	if (a == RUN_UNCLEAR)
+		return b;
+	if (b == RUN_UNCLEAR)
+		return a;
+	return RUN_UNCLEAR;
+}
+
+static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs,
+		     const enum collapse *v, int count, enum collapse want)
+{
+	bool any = false;
+	for (int i = 0; i < count; i++) {
+		if (v[i] != want)
+			continue;
+		appendf(ev, n, "%s%lld", any ? "," : label, nrs[i]);
+		any = true;
+	}
+	if (any)
+		appendf(ev, n, "; ");
+}
+
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out)
+{
+	memset(out, 0, sizeof(*out));
+	long long un[256];
+	enum collapse uv[256];
+	const struct rate_result *first_run[256];
+	struct run_look looks[256];
+	int m = 0;
+	for (int i = 0; i < nruns && i < 256; i++) {
+		if (!runs[i] || nrs[i] < 1)
+			continue;
+		struct run_look l;
+		look_at_run(runs[i], pagesize_hint, &l);
+		int j;
+		for (j = 0; j < m; j++)
+			if (un[j] == nrs[i])
+				break;
+		if (j < m) {
+			uv[j] = merge_verdicts(uv[j], l.verdict);
+			if (l.verdict == RUN_COLLAPSED && looks[j].verdict != RUN_COLLAPSED)
+				looks[j] = l;
+			continue;
+		}
+		/* keep ascending order */
+		int pos = m;
+		while (pos > 0 && un[pos - 1] > nrs[i]) {
+			un[pos] = un[pos - 1];
+			uv[pos] = uv[pos - 1];
+			looks[pos] = looks[pos - 1];
+			first_run[pos] = first_run[pos - 1];
+			pos--;
+		}
+		un[pos] = nrs[i];
+		uv[pos] = l.verdict;
+		looks[pos] = l;
+		first_run[pos] = runs[i];
+		m++;
+	}
+	if (m == 0) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
+		return;
+	}
+	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", un, uv, m, RUN_HOLDS);
+	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", un, uv, m, RUN_COLLAPSED);
+	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", un, uv, m, RUN_UNCLEAR);
+
+	int fc = -1;
+	for (int i = 0; i < m; i++)
+		if (uv[i] == RUN_COLLAPSED) {
+			fc = i;
+			break;
+		}
+	bool holds_above = false;
+	for (int i = fc + 1; fc >= 0 && i < m; i++)
+		holds_above |= uv[i] == RUN_HOLDS;
+
+	if (fc < 0) {
+		int last_hold = -1;
+		bool unclear = false;
+		for (int i = 0; i < m; i++) {
+			if (uv[i] == RUN_HOLDS)
+				last_hold = i;
+			else
+				unclear = true;
+		}
+		if (last_hold < 0) {
+			appendf(out->evidence, sizeof(out->evidence), "no clear run");
+			return;
+		}
+		out->n = (int)un[last_hold];
+		out->at_least = true;
+		out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
+		appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
+			un[last_hold]);
+	} else {
+		int last_hold = -1;
+		bool unclear_between = false;
+		for (int i = 0; i < fc; i++) {
+			if (uv[i] == RUN_HOLDS) {
+				last_hold = i;
+				unclear_between = false;
+			} else {
+				unclear_between = true;
+			}
+		}
+		long long held = last_hold >= 0 ? un[last_hold] : 0;
+		out->n = (int)(un[fc] == 1 ? 0 : (last_hold >= 0 ? held : un[fc] - 1));
+		if (un[fc] == 1)
+			out->conf = CONF_HIGH;
+		else if (last_hold < 0)
+			out->conf = CONF_LOW;	/* nothing measured below the collapse */
+		else if (held == un[fc] - 1 && !unclear_between)
+			out->conf = CONF_HIGH;
+		else if (held == un[fc] - 1 || unclear_between)
+			out->conf = CONF_MEDIUM;
+		else
+			out->conf = CONF_LOW;	/* untested gap between held and collapsed */
+		char a[32], b[32];
+		const struct run_look *l = &looks[fc];
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
+			un[fc], analyze_size_str(a, sizeof(a), l->at),
+			analyze_time_str(b, sizeof(b), l->time_per_write * 1e9), 100 * l->gc_fraction);
+		if (holds_above) {
+			out->conf = CONF_LOW;
+			appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
+		}
+		/* all collapsed, yet a larger N is clearly slower: a second limit */
+		for (int i = fc + 1; i < m && out->n == 0; i++) {
+			double g = median_rate_ratio(first_run[i], first_run[fc], pagesize_hint,
+						     first_run[fc]->erasesize / 2);
+			if (uv[i] == RUN_COLLAPSED && g >= 1.5) {
+				appendf(out->evidence, sizeof(out->evidence),
+					"; N=%lld is %.1fx slower than N=%lld", un[i], g, un[i - 1]);
+				if (out->conf > CONF_MEDIUM)
+					out->conf = CONF_MEDIUM;
+				break;
+			}
+		}
+	}
+	/* throughput that drops clearly between two holding runs */
+	for (int i = 1; i < m; i++) {
+		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS)
+			continue;
+		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
+					     first_run[i - 1]->erasesize / 2);
+		if (g >= 1.25) {
+			appendf(out->evidence, sizeof(out->evidence),
+				"; small writes %.0f%% slower from N=%lld to N=%lld", 100 * (1 - 1 / g),
+				un[i - 1], un[i]);
+			break;
+		}
+	}
+}
+
+/* ---------- --find-fat ---------- */
+
+void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!r || r->nrows < 1) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --find-fat rows");
+		return;
+	}
+	uint64_t e = r->erasesize ? r->erasesize : r->rows[0].blocksize;
+	int ncols = RATE_MAX_COLS;
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].ncols < ncols)
+			ncols = r->rows[i].ncols;
+	/* per column: its rate relative to the typical later column, on small-block rows */
+	double rel[RATE_MAX_COLS][64];
+	int nsmall = 0;
+	for (int i = 0; i < r->nrows && nsmall < 64; i++) {
+		const struct rate_row *row = &r->rows[i];
+		if (row->blocksize > e / 8 || ncols < 3)
+			continue;
+		double base[RATE_MAX_COLS];
+		int nb = 0;
+		bool bad = false;
+		for (int c = 0; c < ncols; c++)
+			bad |= row->failed[c] || !(row->rate[c] > 0);
+		if (bad)
+			continue;
+		for (int c = ncols / 2; c < ncols; c++)
+			base[nb++] = row->rate[c];
+		double b = median(base, nb);
+		for (int c = 0; c < ncols; c++)
+			rel[c][nsmall] = row->rate[c] / b;
+		nsmall++;
+	}
+	if (nsmall < 2) {
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "too few small-block rows (%d) or columns (%d)", nsmall, ncols);
+		return;
+	}
+	int k = 0;
+	double weakest = 0;
+	for (int c = 0; c < ncols - 1; c++) {
+		double med = median(rel[c], nsmall);
+		int fast = 0;
+		for (int i = 0; i < nsmall; i++)
+			fast += rel[c][i] >= 1.2;
+		if (med < 1.4 || fast < 0.7 * nsmall)
+			break;
+		weakest = k == 0 ? med : fmin(weakest, med);
+		k++;
+	}
+	/* the rest must look alike: a fast column later on means no clean FAT area */
+	bool later_fast = false;
+	for (int c = k; c < ncols; c++)
+		later_fast |= median(rel[c], nsmall) >= 1.4;
+	char a[32];
+	if (k == 0 || k > ncols / 2) {
+		out->conf = later_fast ? CONF_LOW : CONF_MEDIUM;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "first erase blocks not faster for writes <= %s than the rest (%d rows, %d columns)%s",
+			 analyze_size_str(a, sizeof(a), e / 8), nsmall, ncols,
+			 later_fast ? "; a later column is faster" : "");
+		if (!later_fast && nsmall >= 3)
+			out->conf = CONF_HIGH;
+		return;
+	}
+	out->aus = k;
+	out->bytes = (uint64_t)k * e;
+	out->conf = weakest >= 2 && !later_fast ? CONF_HIGH : later_fast ? CONF_LOW : CONF_MEDIUM;
+	snprintf(out->evidence, sizeof(out->evidence),
+		 "first %d column%s %.1fx (or more) faster than the rest for writes <= %s (%d rows)",
+		 k, k > 1 ? "s" : "", weakest, analyze_size_str(a, sizeof(a), e / 8), nsmall);
+}

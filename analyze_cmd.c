@@ -1,0 +1,423 @@
+/*
+ * flashbench --analyze FILE: verdicts from saved output. Each card in the
+ * file (a new one starts with an -a run after other runs) gets its erase
+ * size, page size, open AUs per erase size and mode, and FAT area.
+ */
+#include "analyze.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "post.h"
+
+#define MAX_INPUT (64u << 20)
+#define MAX_SERIES 32
+
+struct series {
+	uint64_t erasesize;
+	bool random;
+	int nruns;
+	const struct rate_result *runs[128];
+	long long nrs[128];
+	struct count_estimate est;
+};
+
+struct card {
+	const struct post_section *sec;
+	int n_align, n_open_au, n_find_fat;
+	struct size_estimate erase, page;
+	struct fat_estimate fat;
+	bool have_fat;
+	int nseries;
+	struct series series[MAX_SERIES];
+	int n_unnumbered;
+	const struct post_run *unnumbered[64];
+};
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			if (cap >= MAX_INPUT) {
+				errno = EFBIG;
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			char *b = realloc(buf, cap * 2);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				int e = errno ? errno : EIO;
+				free(buf);
+				buf = NULL;
+				errno = e;
+			}
+			break;
+		}
+	}
+	int e = errno;
+	if (f != stdin)
+		fclose(f);
+	errno = e;
+	*len = n;
+	return buf;
+}
+
+/* ---------- putting one card together ---------- */
+
+static struct series *series_for(struct card *c, const struct rate_result *r)
+{
+	for (int i = 0; i < c->nseries; i++)
+		if (c->series[i].erasesize == r->erasesize && c->series[i].random == r->random)
+			return &c->series[i];
+	if (c->nseries == MAX_SERIES)
+		return NULL;
+	struct series *s = &c->series[c->nseries++];
+	memset(s, 0, sizeof(*s));
+	s->erasesize = r->erasesize;
+	s->random = r->random;
+	return s;
+}
+
+static void pick_align(struct card *c, const struct post_run *r)
+{
+	struct size_estimate e, p;
+	analyze_align(&r->align, &e, &p);
+	if (c->n_align == 0 || e.conf > c->erase.conf) {
+		c->erase = e;
+		c->page = p;
+	}
+	c->n_align++;
+}
+
+static void pick_fat(struct card *c, const struct post_run *r)
+{
+	struct fat_estimate f;
+	analyze_find_fat(&r->rates, &f);
+	if (!c->have_fat || f.conf > c->fat.conf)
+		c->fat = f;
+	c->have_fat = true;
+	c->n_find_fat++;
+}
+
+static uint64_t page_hint(const struct card *c)
+{
+	return c->page.conf > CONF_NONE ? c->page.bytes : 0;
+}
+
+/*
+ * Runs with the same N and mode at two erase sizes: if the larger size is
+ * clearly faster, the smaller one made the card garbage-collect more, so
+ * the erase size is at least the larger one (Arnd's test in the seeds).
+ */
+static void cross_check_erase(struct card *c)
+{
+	uint64_t best = 0, from = 0;
+	double best_gain = 0;
+	for (int i = 0; i < c->nseries; i++)
+		for (int j = 0; j < c->nseries; j++) {
+			const struct series *a = &c->series[i], *b = &c->series[j];
+			if (a->random != b->random || a->erasesize >= b->erasesize)
+				continue;
+			for (int x = 0; x < a->nruns; x++)
+				for (int y = 0; y < b->nruns; y++) {
+					if (a->nrs[x] != b->nrs[y])
+						continue;
+					double g = analyze_open_au_gain(a->runs[x], b->runs[y], page_hint(c));
+					if (g >= 1.5 && b->erasesize > best) {
+						best = b->erasesize;
+						from = a->erasesize;
+						best_gain = g;
+					}
+				}
+		}
+	if (!best)
+		return;
+	char s1[32], s2[32];
+	size_t n = strlen(c->erase.evidence);
+	if (c->erase.bytes >= best) {
+		snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+			 "; --open-au agrees: %.1fx faster at %s than at %s", best_gain,
+			 analyze_size_str(s1, sizeof(s1), best), analyze_size_str(s2, sizeof(s2), from));
+		return;
+	}
+	snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+		 "%s--open-au is %.1fx faster at %s than at %s: erase size at least %s",
+		 n ? "; " : "", best_gain, analyze_size_str(s1, sizeof(s1), best),
+		 analyze_size_str(s2, sizeof(s2), from), s1);
+	c->erase.conf = c->erase.bytes ? CONF_MEDIUM : CONF_LOW;
+	c->erase.bytes = best;
+}
+
+/* Many open AUs at a small size can mean several tested AUs share one erase block. */
+static void check_suspicious_count(struct card *c)
+{
+	for (int i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		if (s->erasesize != c->erase.bytes || !s->est.at_least || s->est.n < 16)
+			continue;
+		size_t n = strlen(c->erase.evidence);
+		snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+			 "; no open-AU limit up to N=%d at this size: the erase block may be larger",
+			 s->est.n);
+		if (c->erase.conf > CONF_MEDIUM)
+			c->erase.conf = CONF_MEDIUM;
+		return;
+	}
+}
+
+static void build_card(struct card *c, const struct post *p, int section)
+{
+	memset(c, 0, sizeof(*c));
+	c->sec = &p->sections[section];
+	for (int i = 0; i < p->nruns; i++) {
+		const struct post_run *r = &p->runs[i];
+		if (r->section != section)
+			continue;
+		if (r->kind == POST_ALIGN) {
+			pick_align(c, r);
+		} else if (r->kind == POST_FIND_FAT) {
+			pick_fat(c, r);
+		} else {
+			c->n_open_au++;
+			struct series *s = r->rates.nr > 0 ? series_for(c, &r->rates) : NULL;
+			if (s && s->nruns < 128) {
+				s->runs[s->nruns] = &r->rates;
+				s->nrs[s->nruns++] = r->rates.nr;
+			} else if (c->n_unnumbered < 64) {
+				c->unnumbered[c->n_unnumbered++] = r;
+			}
+		}
+	}
+	cross_check_erase(c);
+	for (int i = 0; i < c->nseries; i++) {
+		struct series *s = &c->series[i];
+		analyze_open_au_series(s->runs, s->nrs, s->nruns, page_hint(c), &s->est);
+	}
+	check_suspicious_count(c);
+}
+
+/* ---------- text ---------- */
+
+static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
+{
+	char b[32];
+	if (e->bytes)
+		fprintf(out, "  %s: %s (%s confidence)\n", label, analyze_size_str(b, sizeof(b), e->bytes),
+			confidence_name(e->conf));
+	else
+		fprintf(out, "  %s: unknown\n", label);
+	if (e->evidence[0])
+		fprintf(out, "    %s\n", e->evidence);
+}
+
+static void print_count(FILE *out, const struct series *s)
+{
+	char b[32];
+	const struct count_estimate *e = &s->est;
+	fprintf(out, "  open AUs, %s, %s: ", s->random ? "random" : "linear",
+		analyze_size_str(b, sizeof(b), s->erasesize));
+	if (e->conf == CONF_NONE)
+		fprintf(out, "unknown\n");
+	else
+		fprintf(out, "%s%d (%s confidence)\n", e->at_least ? "at least " : "", e->n,
+			confidence_name(e->conf));
+	fprintf(out, "    %s\n", e->evidence);
+}
+
+static void print_fat(FILE *out, const struct fat_estimate *f)
+{
+	char b[32];
+	if (f->aus)
+		fprintf(out, "  FAT area: %d erase block%s, %s (%s confidence)\n", f->aus,
+			f->aus > 1 ? "s" : "", analyze_size_str(b, sizeof(b), f->bytes),
+			confidence_name(f->conf));
+	else if (f->conf > CONF_NONE)
+		fprintf(out, "  FAT area: none (%s confidence)\n", confidence_name(f->conf));
+	else
+		fprintf(out, "  FAT area: unknown\n");
+	fprintf(out, "    %s\n", f->evidence);
+}
+
+static void print_unnumbered(FILE *out, const struct card *c)
+{
+	for (int i = 0; i < c->n_unnumbered; i++) {
+		const struct rate_result *r = &c->unnumbered[i]->rates;
+		char b[32];
+		fprintf(out, "  --open-au run, N not stated, %s, %s: %s\n", r->random ? "random" : "linear",
+			analyze_size_str(b, sizeof(b), r->erasesize),
+			collapse_name(analyze_open_au_run(r, page_hint(c))));
+	}
+}
+
+static void print_card_text(FILE *out, const struct card *c, int idx, int ncards)
+{
+	char b[32];
+	fprintf(out, "card %d of %d", idx + 1, ncards);
+	if (c->sec->name[0])
+		fprintf(out, " (%s)", c->sec->name);
+	fprintf(out, ": %d -a, %d --open-au, %d --find-fat run%s\n", c->n_align, c->n_open_au,
+		c->n_find_fat, c->n_align + c->n_open_au + c->n_find_fat == 1 ? "" : "s");
+	if (c->sec->preferred_erase_size)
+		fprintf(out, "  sysfs preferred_erase_size: %s\n",
+			analyze_size_str(b, sizeof(b), c->sec->preferred_erase_size));
+	if (c->n_align || c->erase.bytes) {
+		print_size_line(out, "erase size", &c->erase);
+		if (c->n_align)
+			print_size_line(out, "page size", &c->page);
+	}
+	for (int i = 0; i < c->nseries; i++)
+		print_count(out, &c->series[i]);
+	print_unnumbered(out, c);
+	if (c->have_fat)
+		print_fat(out, &c->fat);
+}
+
+/* ---------- JSON ---------- */
+
+static void json_size(struct jw *w, const char *key, const struct size_estimate *e)
+{
+	jw_object_begin(w, key);
+	if (e->bytes)
+		jw_uint(w, "bytes", e->bytes);
+	else
+		jw_null(w, "bytes");
+	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "evidence", e->evidence);
+	jw_object_end(w);
+}
+
+static void json_series(struct jw *w, const struct series *s, uint64_t page)
+{
+	jw_object_begin(w, NULL);
+	jw_uint(w, "erasesize", s->erasesize);
+	jw_bool(w, "random", s->random);
+	if (s->est.conf > CONF_NONE)
+		jw_int(w, "n", s->est.n);
+	else
+		jw_null(w, "n");
+	jw_bool(w, "at_least", s->est.at_least);
+	jw_string(w, "confidence", confidence_name(s->est.conf));
+	jw_string(w, "evidence", s->est.evidence);
+	jw_array_begin(w, "runs");
+	for (int i = 0; i < s->nruns; i++) {
+		jw_object_begin(w, NULL);
+		jw_int(w, "nr", s->nrs[i]);
+		jw_string(w, "verdict", collapse_name(analyze_open_au_run(s->runs[i], page)));
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+static void print_card_json(struct jw *w, const struct card *c)
+{
+	jw_object_begin(w, NULL);
+	if (c->sec->name[0])
+		jw_string(w, "name", c->sec->name);
+	else
+		jw_null(w, "name");
+	if (c->sec->preferred_erase_size)
+		jw_uint(w, "preferred_erase_size", c->sec->preferred_erase_size);
+	jw_object_begin(w, "runs");
+	jw_int(w, "align", c->n_align);
+	jw_int(w, "open_au", c->n_open_au);
+	jw_int(w, "find_fat", c->n_find_fat);
+	jw_object_end(w);
+	json_size(w, "erase_size", &c->erase);
+	json_size(w, "page_size", &c->page);
+	jw_array_begin(w, "open_au");
+	for (int i = 0; i < c->nseries; i++)
+		json_series(w, &c->series[i], page_hint(c));
+	for (int i = 0; i < c->n_unnumbered; i++) {
+		const struct rate_result *r = &c->unnumbered[i]->rates;
+		jw_object_begin(w, NULL);
+		jw_uint(w, "erasesize", r->erasesize);
+		jw_bool(w, "random", r->random);
+		jw_null(w, "nr");
+		jw_string(w, "verdict", collapse_name(analyze_open_au_run(r, page_hint(c))));
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	if (c->have_fat) {
+		jw_object_begin(w, "fat");
+		jw_int(w, "aus", c->fat.aus);
+		jw_uint(w, "bytes", c->fat.bytes);
+		jw_string(w, "confidence", confidence_name(c->fat.conf));
+		jw_string(w, "evidence", c->fat.evidence);
+		jw_object_end(w);
+	} else {
+		jw_null(w, "fat");
+	}
+	jw_object_end(w);
+}
+
+int analyze_file(const char *path, bool json, FILE *out)
+{
+	size_t len;
+	char *text = read_all(path, &len);
+	if (!text) {
+		fprintf(stderr, "flashbench: %s: %s\n", strcmp(path, "-") ? path : "stdin",
+			strerror(errno));
+		return 1;
+	}
+	struct post p;
+	int rc = post_parse(text, len, &p);
+	free(text);
+	if (rc) {
+		fprintf(stderr, "flashbench: %s: out of memory\n", path);
+		return 1;
+	}
+	if (p.nsections == 0) {
+		fprintf(stderr, "flashbench: %s: no flashbench -a, --open-au or --find-fat output found\n",
+			strcmp(path, "-") ? path : "stdin");
+		post_free(&p);
+		return 1;
+	}
+	struct card *cards = calloc((size_t)p.nsections, sizeof(*cards));
+	if (!cards) {
+		post_free(&p);
+		fprintf(stderr, "flashbench: %s: out of memory\n", path);
+		return 1;
+	}
+	for (int i = 0; i < p.nsections; i++)
+		build_card(&cards[i], &p, i);
+	if (json) {
+		struct jw w;
+		jw_init(&w, out);
+		jw_object_begin(&w, NULL);
+		jw_string(&w, "source", strcmp(path, "-") ? path : "stdin");
+		jw_array_begin(&w, "cards");
+		for (int i = 0; i < p.nsections; i++)
+			print_card_json(&w, &cards[i]);
+		jw_array_end(&w);
+		jw_object_end(&w);
+		jw_finish(&w);
+	} else {
+		for (int i = 0; i < p.nsections; i++) {
+			if (i)
+				fputc('\n', out);
+			print_card_text(out, &cards[i], i, p.nsections);
+		}
+	}
+	free(cards);
+	post_free(&p);
+	return fflush(out) == 0 ? 0 : 1;
+}

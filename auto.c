@@ -1,0 +1,1114 @@
+/*
+ * flashbench --auto: identity, alignment (read-only), with --destructive the
+ * open-AU and FAT-area searches, then a verdict, advice and the raw tables.
+ *
+ * Cost control in the write phase: every --open-au run writes N erase
+ * blocks per row, so the searches test as few N as possible (growing by
+ * half, then bisecting), use only the rows that show a collapse (erase size
+ * down to an eighth of it), stop a run as soon as its collapse is clear,
+ * and never start a run that could take the total past --max-write.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "identity.h"
+#include "json.h"
+#include "measure.h"
+#include "report.h"
+#include "safety.h"
+#include "units.h"
+#include "vm.h"
+
+#define ALIGN_MAX_RUNS 5
+#define ALIGN_BUDGET_NS (20LL * 1000 * 1000 * 1000)
+#define ALIGN_BLOCKSIZE 1024u
+#define FALLBACK_ERASE (4ull << 20)
+#define FALLBACK_PAGE (16ull << 10)
+#define MAX_AU_RUNS 40
+#define OPEN_AU_MAX_NR 32
+/*
+ * Rows of an --open-au run: from E down to E/8 in linear mode (a collapse
+ * shows by E/4), E/32 in random mode (out-of-order writes into a block that
+ * cannot go random cost a collapse only once there are several per block).
+ */
+#define LINEAR_ROW_SHIFT 3
+#define RANDOM_ROW_SHIFT 5
+#define MAX_ROWS 64
+#define SECTOR 512u
+
+struct au_run {
+	struct rate_result r;
+	long long nr;
+	bool random;
+	bool stopped_early;	/* collapse was clear before the last row */
+	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
+	enum collapse verdict;
+	double ref_ratio;	/* smallest row vs the one-block run's same row; 0: not compared */
+	bool by_reference;	/* verdict COLLAPSED from that comparison alone */
+};
+
+/* What the keep_going callback sees of a run in progress. */
+struct row_watch {
+	struct dev *d;
+	uint64_t max_write;
+	uint64_t row_bytes;	/* what one more row writes */
+	bool open_au;		/* else find-fat */
+	struct rate_result so_far;	/* open-au: the run's rows up to now (rows = .rows below) */
+	uint64_t pagesize;
+	int nrows;
+	bool stopped_early, cut_by_cap;
+	struct rate_row rows[MAX_ROWS];
+};
+
+struct autostate {
+	struct dev *d;
+	const struct params *p;
+	const struct auto_opts *o;
+	struct identity *id;
+	int status;		/* exit status so far */
+	bool stop;		/* interrupted or failed: no further measurements */
+
+	/* alignment */
+	struct align_result align_runs[ALIGN_MAX_RUNS];
+	int nalign;
+	struct align_result align;	/* per-row median of the runs */
+	struct size_estimate erase, page;
+	int64_t align_ns;
+
+	/* write phase */
+	uint64_t erasesize, pagesize;
+	uint64_t open_offset;	/* first erase block of the --open-au runs */
+	const char *erase_source;
+	uint64_t max_write;
+	bool cap_hit;
+	struct au_run runs[MAX_AU_RUNS];
+	int nruns;
+	struct count_estimate lin, rnd;
+	bool have_lin, have_rnd;
+	struct rate_result fat;
+	bool have_fat, fat_stopped_early;
+	struct fat_estimate fatest;
+	int64_t write_ns;
+	struct row_watch *watch;
+};
+
+static enum confidence conf_min(enum confidence a, enum confidence b)
+{
+	return a < b ? a : b;
+}
+
+static void note_status(struct autostate *s, const struct run_status *st)
+{
+	if (st->interrupted) {
+		int sig = safety_exit_status_for_signal();
+		s->status = sig ? sig : 130;
+		s->stop = true;
+	} else if (st->nfailures) {
+		s->status = 1;
+		if (st->partial)
+			s->stop = true;
+	}
+}
+
+/* ---------------------------------------------------------------- alignment */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t median_i64(int64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Median per row over the runs (a spike in one run does not move it). */
+static void merge_align_runs(struct autostate *s)
+{
+	const struct align_result *first = &s->align_runs[0];
+	struct align_result *m = &s->align;
+
+	align_result_free(m);
+	memset(m, 0, sizeof(*m));
+	m->blocksize = first->blocksize;
+	m->count = first->count;
+	m->nrows = first->nrows;
+	m->rows = calloc((size_t)(first->nrows ? first->nrows : 1), sizeof(*m->rows));
+	if (!m->rows) {
+		m->nrows = 0;
+		return;
+	}
+	for (int i = 0; i < first->nrows; i++) {
+		int64_t pre[ALIGN_MAX_RUNS], on[ALIGN_MAX_RUNS], post[ALIGN_MAX_RUNS], diff[ALIGN_MAX_RUNS];
+		int n = 0;
+
+		for (int k = 0; k < s->nalign; k++) {
+			const struct align_result *r = &s->align_runs[k];
+			if (i >= r->nrows || r->rows[i].failed || r->rows[i].align != first->rows[i].align)
+				continue;
+			pre[n] = r->rows[i].pre_ns;
+			on[n] = r->rows[i].on_ns;
+			post[n] = r->rows[i].post_ns;
+			diff[n] = r->rows[i].diff_ns;
+			n++;
+		}
+		m->rows[i].align = first->rows[i].align;
+		m->rows[i].positions = first->rows[i].positions;
+		m->rows[i].failed = n == 0;
+		if (n) {
+			m->rows[i].pre_ns = median_i64(pre, n);
+			m->rows[i].on_ns = median_i64(on, n);
+			m->rows[i].post_ns = median_i64(post, n);
+			m->rows[i].diff_ns = median_i64(diff, n);
+		}
+	}
+	for (int k = 0; k < s->nalign; k++) {
+		const struct run_status *st = &s->align_runs[k].st;
+		m->st.bytes_written += st->bytes_written;
+		m->st.device_ns += st->device_ns;
+		m->st.nfailures += st->nfailures;
+		if (st->nfailures && !m->st.first_failure.err)
+			m->st.first_failure = st->first_failure;
+		m->st.partial |= st->partial;
+		m->st.interrupted |= st->interrupted;
+	}
+}
+
+static bool same_estimate(const struct size_estimate *a, const struct size_estimate *b)
+{
+	return a->bytes == b->bytes;
+}
+
+static int run_alignment(struct autostate *s, FILE *err)
+{
+	struct params ap = *s->p;
+	char msg[256];
+	struct size_estimate prev_erase = {0}, prev_page = {0};
+	int64_t last_ns = 0;
+
+	ap.blocksize = s->d->lbs > ALIGN_BLOCKSIZE ? s->d->lbs : ALIGN_BLOCKSIZE;
+	ap.keep_going = NULL;
+	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
+		fprintf(err, "flashbench: --auto: %s\n", msg);
+		return 2;
+	}
+	while (s->nalign < ALIGN_MAX_RUNS) {
+		struct align_result *r = &s->align_runs[s->nalign];
+		int64_t before = s->d->device_ns;
+
+		measure_align(s->d, &ap, r);
+		last_ns = s->d->device_ns - before;
+		s->align_ns += last_ns;
+		s->nalign++;
+		note_status(s, &r->st);
+		merge_align_runs(s);
+		analyze_align(&s->align, &s->erase, &s->page);
+		if (s->stop)
+			break;
+		if (s->nalign >= 2 && same_estimate(&prev_erase, &s->erase) &&
+		    same_estimate(&prev_page, &s->page) && s->erase.conf >= CONF_MEDIUM)
+			break;
+		/* would the next run still fit the time budget? */
+		if (s->align_ns + last_ns > ALIGN_BUDGET_NS)
+			break;
+		prev_erase = s->erase;
+		prev_page = s->page;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ write phase */
+
+static int rows_between(uint64_t hi, uint64_t lo)
+{
+	int n = 1;
+	while (hi > lo) {
+		hi /= 2;
+		n++;
+	}
+	return n;
+}
+
+/* A blocksize E/2^shift, but not below lbs and still dividing E. */
+static uint64_t row_floor(uint64_t e, int shift, unsigned int lbs)
+{
+	uint64_t b = e;
+	for (int i = 0; i < shift && b % 2 == 0 && b / 2 >= lbs && (b / 2) % lbs == 0; i++)
+		b /= 2;
+	return b;
+}
+
+/*
+ * A collapse is clear when the newest row is far below the best one and the
+ * time per write no longer shrinks with the write size (ftl-model.md §3).
+ */
+static bool collapse_is_clear(const struct rate_row *rows, int n, int col)
+{
+	if (n < 3)
+		return false;
+	double best = 0;
+	for (int i = 0; i < n; i++)
+		if (!rows[i].failed[col] && rows[i].rate[col] > best)
+			best = rows[i].rate[col];
+	const struct rate_row *last = &rows[n - 1], *prev = &rows[n - 2];
+	if (last->failed[col] || prev->failed[col] || last->rate[col] <= 0 || prev->rate[col] <= 0)
+		return false;
+	double t_last = (double)last->blocksize / last->rate[col];
+	double t_prev = (double)prev->blocksize / prev->rate[col];
+	return last->rate[col] < 0.4 * best && t_last > 0.7 * t_prev;
+}
+
+static int slowest_column(const struct rate_row *row)
+{
+	int k = 0;
+	for (int i = 1; i < row->ncols; i++)
+		if (row->rate[i] < row->rate[k])
+			k = i;
+	return k;
+}
+
+static bool fat_settled(struct row_watch *w)
+{
+	struct fat_estimate fe;
+	int small = 0;
+
+	for (int i = 0; i < w->nrows; i++)
+		small += w->rows[i].blocksize <= w->so_far.erasesize / 8;
+	if (small < 3)
+		return false;
+	w->so_far.rows = w->rows;
+	w->so_far.nrows = w->nrows;
+	analyze_find_fat(&w->so_far, &fe);
+	if (fe.conf < CONF_HIGH)
+		return false;
+	return fe.aus > 0 ||
+	       collapse_is_clear(w->rows, w->nrows, slowest_column(&w->rows[w->nrows - 1]));
+}
+
+static bool watch_row(const struct rate_row *row, void *arg)
+{
+	struct row_watch *w = arg;
+
+	if (w->nrows < MAX_ROWS)
+		w->rows[w->nrows++] = *row;
+	/* the analysis itself says when an open-AU run has collapsed */
+	if (w->open_au) {
+		w->so_far.rows = w->rows;
+		w->so_far.nrows = w->nrows;
+		if (analyze_open_au_run(&w->so_far, w->pagesize) == RUN_COLLAPSED) {
+			w->stopped_early = true;
+			return false;
+		}
+	}
+	/*
+	 * find-fat: settled once the analysis is sure on enough small-block
+	 * rows and either found the area or saw every other block collapse
+	 * (a FAT block would stand out by then).
+	 */
+	if (!w->open_au && fat_settled(w)) {
+		w->stopped_early = true;
+		return false;
+	}
+	if (w->d->bytes_written + w->row_bytes > w->max_write) {
+		w->cut_by_cap = true;
+		return false;
+	}
+	return true;
+}
+
+static bool fits_cap(struct autostate *s, uint64_t bytes)
+{
+	if (s->d->bytes_written + bytes <= s->max_write)
+		return true;
+	s->cap_hit = true;
+	return false;
+}
+
+/* The block size of the page-size row: the smallest E/2^k not below the page. */
+static uint64_t page_row(uint64_t e, uint64_t page, unsigned int lbs)
+{
+	uint64_t b = e;
+	while (b / 2 >= page && b % 2 == 0 && (b / 2) % lbs == 0)
+		b /= 2;
+	return b;
+}
+
+static double rate_at(const struct rate_result *r, uint64_t blocksize)
+{
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize == blocksize && !r->rows[i].failed[0])
+			return r->rows[i].rate[0];
+	return 0;
+}
+
+static const struct au_run *find_run(const struct autostate *s, long long nr, bool random)
+{
+	for (int i = 0; i < s->nruns; i++)
+		if (s->runs[i].nr == nr && s->runs[i].random == random)
+			return &s->runs[i];
+	return NULL;
+}
+
+/*
+ * A run can hold on its own (no row collapsed) and still be much slower
+ * than the same mode with one erase block: then one or a few of its blocks
+ * are being garbage-collected (N just above the limit, random mode). On
+ * simulated cards within the limit the ratio stays above 0.94; one block
+ * over it, below 0.65.
+ */
+#define REF_SLOW 0.75
+#define REF_CLEAR 0.65
+
+static double ratio_to_one_au(const struct autostate *s, const struct au_run *run)
+{
+	const struct au_run *one = find_run(s, 1, run->random);
+	if (!one || one == run || one->verdict != RUN_HOLDS || run->r.nrows == 0)
+		return 0;
+	const struct rate_row *last = &run->r.rows[run->r.nrows - 1];
+	double ref = rate_at(&one->r, last->blocksize);
+	return ref > 0 && !last->failed[0] ? last->rate[0] / ref : 0;
+}
+
+/* One --open-au run; NULL when it may not or could not run. */
+static struct au_run *open_au_run(struct autostate *s, long long nr, bool random)
+{
+	struct params op = *s->p;
+	char msg[256];
+	uint64_t bs = row_floor(s->erasesize, random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT, s->d->lbs);
+	if (bs < s->pagesize)	/* writes below a page are slow on their own */
+		bs = page_row(s->erasesize, s->pagesize, s->d->lbs);
+
+	if (s->stop || s->nruns >= MAX_AU_RUNS)
+		return NULL;
+	op.erasesize = s->erasesize;
+	op.blocksize = bs;
+	op.open_au_nr = nr;
+	op.random = random;
+	op.offset_set = true;
+	op.offset = s->open_offset;
+	if (open_au_check(s->d, &op, msg, sizeof(msg)) < 0)
+		return NULL;
+	uint64_t row_bytes = (uint64_t)nr * s->erasesize;
+	if (!fits_cap(s, row_bytes * (uint64_t)rows_between(s->erasesize, bs)))
+		return NULL;
+
+	struct row_watch *w = s->watch;
+	memset(w, 0, offsetof(struct row_watch, rows));
+	w->d = s->d;
+	w->max_write = s->max_write;
+	w->row_bytes = row_bytes;
+	w->open_au = true;
+	w->pagesize = s->pagesize;
+	w->so_far.erasesize = op.erasesize;
+	w->so_far.blocksize = op.blocksize;
+	w->so_far.offset = op.offset;
+	w->so_far.nr = nr;
+	w->so_far.random = random;
+	op.keep_going = watch_row;
+	op.keep_going_arg = w;
+
+	struct au_run *run = &s->runs[s->nruns++];
+	memset(run, 0, sizeof(*run));
+	run->nr = nr;
+	run->random = random;
+	int64_t before = s->d->device_ns;
+	measure_open_au(s->d, &op, &run->r);
+	s->write_ns += s->d->device_ns - before;
+	run->stopped_early = w->stopped_early;
+	run->cut_by_cap = w->cut_by_cap;
+	note_status(s, &run->r.st);
+	run->verdict = analyze_open_au_run(&run->r, s->pagesize);
+	run->ref_ratio = ratio_to_one_au(s, run);
+	if (run->verdict == RUN_HOLDS && run->ref_ratio > 0 && run->ref_ratio < REF_SLOW) {
+		run->verdict = RUN_COLLAPSED;
+		run->by_reference = true;
+	}
+	if (run->stopped_early && run->verdict != RUN_COLLAPSED)
+		run->verdict = RUN_UNCLEAR;
+	if (run->cut_by_cap) {
+		s->cap_hit = true;
+		if (run->verdict == RUN_HOLDS)
+			run->verdict = RUN_UNCLEAR;
+	}
+	return run;
+}
+
+static long long next_larger(long long n)
+{
+	long long m = n + n / 2;
+	return m > n ? m : n + 1;
+}
+
+/*
+ * Raises N until the first collapse (growing by half, or with jump straight
+ * from 1 to limit), then bisects between the largest N that held and the
+ * smallest that did not. An unclear run counts as not holding.
+ */
+static void search_open_aus(struct autostate *s, bool random, long long limit, bool jump)
+{
+	long long hold = 0, collapse = limit + 1, n = 1;
+	bool upper_known = false;
+
+	for (;;) {
+		struct au_run *run = open_au_run(s, n, random);
+		if (!run)
+			break;
+		if (run->verdict == RUN_HOLDS) {
+			hold = n;
+		} else {
+			if (run->cut_by_cap)
+				break;
+			collapse = n;
+			upper_known = true;
+		}
+		if (collapse - hold <= 1)
+			break;
+		if (upper_known)
+			n = (hold + collapse) / 2;
+		else
+			n = jump ? limit : next_larger(hold) < limit ? next_larger(hold) : limit;
+	}
+}
+
+static int collect_runs(struct autostate *s, bool random, const struct rate_result **rs,
+			long long *nrs)
+{
+	int n = 0;
+	for (int i = 0; i < s->nruns; i++)
+		if (s->runs[i].random == random)
+			n++;
+	/* ascending N (insertion order differs while bisecting) */
+	int k = 0;
+	for (long long nr = 1; nr <= OPEN_AU_MAX_NR && k < n; nr++)
+		for (int i = 0; i < s->nruns; i++)
+			if (s->runs[i].random == random && s->runs[i].nr == nr) {
+				rs[k] = &s->runs[i].r;
+				nrs[k] = nr;
+				k++;
+			}
+	return k;
+}
+
+/*
+ * The search's own bracket: the largest N that held and the smallest that
+ * did not. consistent: no N below a holding one collapsed.
+ */
+struct bracket {
+	long long hold, collapse;	/* collapse 0: none seen */
+	bool consistent;
+};
+
+static struct bracket search_bracket(const struct autostate *s, bool random)
+{
+	struct bracket b = { 0, 0, true };
+
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		if (r->random != random)
+			continue;
+		if (r->verdict == RUN_HOLDS) {
+			if (r->nr > b.hold)
+				b.hold = r->nr;
+		} else if (!r->cut_by_cap && (!b.collapse || r->nr < b.collapse)) {
+			b.collapse = r->nr;
+		}
+	}
+	b.consistent = !b.collapse || b.collapse > b.hold;
+	return b;
+}
+
+/*
+ * analyze_open_au_series() gives the verdict; where it disagrees with the
+ * search (which also compares each run with the one-block run), the search's
+ * count is reported with low confidence.
+ */
+static void estimate_open_aus(struct autostate *s, bool random, struct count_estimate *out)
+{
+	const struct rate_result *rs[MAX_AU_RUNS];
+	long long nrs[MAX_AU_RUNS];
+	int n = collect_runs(s, random, rs, nrs);
+	struct bracket b = search_bracket(s, random);
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	analyze_open_au_series(rs, nrs, n, s->pagesize, out);
+	bool exact = b.collapse == b.hold + 1;
+	if (b.consistent && out->n == b.hold && out->at_least == !exact)
+		return;
+	char series[sizeof(out->evidence)];
+	snprintf(series, sizeof(series), "%s", out->evidence);
+	bool series_higher = out->n > b.hold || (out->n == b.hold && out->at_least);
+	out->n = (int)b.hold;
+	out->at_least = !exact;
+	out->conf = CONF_LOW;
+	/* the series saw no collapse only where one block was clearly slowed down */
+	const struct au_run *first = find_run(s, b.collapse, random);
+	if (b.consistent && exact && series_higher && first && first->by_reference &&
+	    first->ref_ratio < REF_CLEAR) {
+		char sz[FMT_BUF];
+		out->conf = CONF_MEDIUM;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "N=%lld held; at N=%lld %s writes run at %.0f%% of the N=1 rate (some erase block is "
+			 "garbage-collected); the series analysis alone: %.200s",
+			 b.hold, b.collapse, fmt_size(sz, first->r.rows[first->r.nrows - 1].blocksize),
+			 100 * first->ref_ratio, series);
+		return;
+	}
+	if (b.collapse)
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "N=%lld held, N=%lld did not%s; the series analysis disagrees: %.200s", b.hold,
+			 b.collapse, b.consistent ? "" : " (but smaller N also failed)", series);
+	else
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "N=%lld held, no collapse measured; the series analysis disagrees: %.200s", b.hold,
+			 series);
+}
+
+static void limit_conf(struct count_estimate *c, enum confidence cap, const char *why)
+{
+	if (c->conf > cap) {
+		c->conf = cap;
+		size_t len = strlen(c->evidence);
+		snprintf(c->evidence + len, sizeof(c->evidence) - len, "%s%s", len ? "; " : "", why);
+	}
+}
+
+/*
+ * --find-fat in random order (as the experts ran it), rows down to the page
+ * size: a page-mapped area only stands out for writes of a few pages.
+ */
+static void run_find_fat(struct autostate *s)
+{
+	struct params fp = *s->p;
+	char msg[256];
+	uint64_t bs = page_row(s->erasesize, s->pagesize, s->d->lbs);
+
+	if (s->stop)
+		return;
+	fp.erasesize = s->erasesize;
+	fp.blocksize = bs;
+	fp.random = true;
+	fp.offset_set = false;
+	if (find_fat_check(s->d, &fp, msg, sizeof(msg)) < 0)
+		return;
+	uint64_t row_bytes = (uint64_t)fp.fat_nr * s->erasesize;
+	if (!fits_cap(s, row_bytes * (uint64_t)rows_between(s->erasesize, bs)))
+		return;
+
+	struct row_watch *w = s->watch;
+	memset(w, 0, offsetof(struct row_watch, rows));
+	w->d = s->d;
+	w->max_write = s->max_write;
+	w->row_bytes = row_bytes;
+	w->so_far.erasesize = fp.erasesize;
+	w->so_far.blocksize = fp.blocksize;
+	w->so_far.nr = fp.fat_nr;
+	w->so_far.random = true;
+	fp.keep_going = watch_row;
+	fp.keep_going_arg = w;
+	int64_t before = s->d->device_ns;
+	measure_find_fat(s->d, &fp, &s->fat);
+	s->write_ns += s->d->device_ns - before;
+	s->have_fat = true;
+	s->fat_stopped_early = w->stopped_early;
+	note_status(s, &s->fat.st);
+	analyze_find_fat(&s->fat, &s->fatest);
+	if (w->cut_by_cap) {
+		s->cap_hit = true;
+		if (s->fatest.conf > CONF_LOW)
+			s->fatest.conf = CONF_LOW;
+	}
+}
+
+static void choose_write_geometry(struct autostate *s)
+{
+	unsigned long long pref = identity_preferred_erase_size(s->id);
+
+	if (s->erase.bytes && s->erase.conf >= CONF_LOW) {
+		s->erasesize = s->erase.bytes;
+		s->erase_source = "the alignment estimate";
+	} else if (pref && pref % s->d->lbs == 0) {
+		s->erasesize = pref;
+		s->erase_source = "sysfs preferred_erase_size";
+	} else {
+		s->erasesize = FALLBACK_ERASE;
+		s->erase_source = "the common default (no estimate)";
+	}
+	s->pagesize = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
+	s->max_write = s->o->max_write;
+	if (!s->max_write) {
+		s->max_write = 1024 * s->erasesize;
+		if (s->max_write < (1ull << 30))
+			s->max_write = 1ull << 30;
+	}
+}
+
+/*
+ * The open-AU runs start past the FAT area: a page-mapped block among them
+ * needs no open slot and would add one to the count. The area may have gone
+ * unnoticed (it can stand out only for writes of a page or two), so they
+ * also start no earlier than the fifth erase block.
+ */
+static void choose_open_offset(struct autostate *s)
+{
+	struct params dp = *s->p;
+	uint64_t e = s->erasesize;
+
+	dp.erasesize = e;
+	s->open_offset = open_au_default_offset(&dp);
+	if (s->open_offset < 4 * e)
+		s->open_offset = 4 * e;
+	if (s->have_fat && s->fatest.aus > 0) {
+		uint64_t past = (s->fatest.bytes + e - 1) / e * e + e;
+		if (past > s->open_offset)
+			s->open_offset = past;
+	}
+}
+
+static void run_write_phase(struct autostate *s)
+{
+	choose_write_geometry(s);
+	run_find_fat(s);
+	choose_open_offset(s);
+
+	search_open_aus(s, false, OPEN_AU_MAX_NR, false);
+	estimate_open_aus(s, false, &s->lin);
+	s->have_lin = true;
+
+	/*
+	 * Random mode cannot keep more erase blocks open than linear mode, so
+	 * its search ends at the linear count: test N=1, then that count.
+	 */
+	long long limit = s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR;
+	search_open_aus(s, true, limit, true);
+	estimate_open_aus(s, true, &s->rnd);
+	s->have_rnd = true;
+	if (s->lin.n > 0 && !s->lin.at_least && s->rnd.at_least && s->rnd.n == s->lin.n) {
+		s->rnd.at_least = false;
+		s->rnd.conf = conf_min(s->rnd.conf, s->lin.conf);
+		size_t len = strlen(s->rnd.evidence);
+		snprintf(s->rnd.evidence + len, sizeof(s->rnd.evidence) - len,
+			 "%sbounded by the linear limit", len ? "; " : "");
+	}
+
+	if (s->erase.conf < CONF_MEDIUM) {
+		const char *why = "erase size itself uncertain";
+		limit_conf(&s->lin, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
+		limit_conf(&s->rnd, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
+		if (s->fatest.conf > CONF_LOW)
+			s->fatest.conf = CONF_LOW;
+	}
+}
+
+/* ---------------------------------------------------------------- advice */
+
+struct advice {
+	uint64_t au;		/* what to align to */
+	bool au_known;
+	const char *au_source;	/* "measured", "sysfs preferred_erase_size", "common default" */
+	uint64_t start;		/* first partition start in bytes */
+	uint64_t after_fat;	/* first start past the FAT area, 0 if none */
+	uint64_t stride, stripe_width;	/* ext4, in 4 KiB blocks */
+	unsigned int f2fs_segs_per_section;
+	int active_logs;	/* 0: f2fs default is fine */
+};
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static void make_advice(const struct autostate *s, struct advice *a)
+{
+	const uint64_t mib = 1ull << 20, seg = 2ull << 20;
+
+	memset(a, 0, sizeof(*a));
+	unsigned long long pref = identity_preferred_erase_size(s->id);
+	a->au_known = s->erase.bytes && s->erase.conf >= CONF_MEDIUM;
+	a->au = a->au_known ? s->erase.bytes : is_erase_candidate(pref) ? pref : FALLBACK_ERASE;
+	a->au_source = a->au_known ? "measured" : is_erase_candidate(pref) ? "sysfs preferred_erase_size"
+									: "common default";
+	a->start = (mib + a->au - 1) / a->au * a->au;
+	if (s->have_fat && s->fatest.aus > 0 && s->fatest.bytes)
+		a->after_fat = (s->fatest.bytes + a->au - 1) / a->au * a->au;
+	uint64_t page = s->page.bytes && s->page.conf >= CONF_MEDIUM ? s->page.bytes : 4096;
+	a->stride = page >= 4096 ? page / 4096 : 1;
+	a->stripe_width = a->au / 4096 ? a->au / 4096 : 1;
+	uint64_t section = a->au / gcd_u64(a->au, seg) * seg;	/* lcm(AU, 2 MiB segment) */
+	a->f2fs_segs_per_section = (unsigned int)(section / seg);
+	if (s->have_lin && s->lin.n > 0 && !s->lin.at_least && s->lin.n < 6)
+		a->active_logs = s->lin.n >= 4 ? 4 : 2;
+}
+
+static void print_advice(FILE *f, const struct autostate *s, const struct advice *a)
+{
+	char au[FMT_BUF], start[FMT_BUF];
+
+	fmt_size(au, a->au);
+	fmt_size(start, a->start);
+	fprintf(f, "\nWhat this means\n");
+	if (!a->au_known)
+		fprintf(f, "  The erase block size is not certain: align to %s (%s).\n", au, a->au_source);
+	fprintf(f, "  Start every partition at a multiple of %s, and make its size one too.\n", au);
+	fprintf(f, "  sfdisk:   start=%" PRIu64 "  (512-byte sectors, = %s; sizes in multiples of %" PRIu64 ")\n",
+		a->start / SECTOR, start, a->au / SECTOR);
+	if (s->have_fat && s->fatest.aus > 0) {
+		char fat[FMT_BUF];
+		fprintf(f, "  The first %s (%d erase block%s) take small writes fast: keep a FAT/boot\n"
+			"  partition there; Linux partitions after it start at start=%" PRIu64 ".\n",
+			fmt_size(fat, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s",
+			a->after_fat / SECTOR);
+	}
+	fprintf(f, "  ext4:     mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 "\n",
+		a->stride, a->stripe_width);
+	fprintf(f, "  f2fs:     mkfs.f2fs -s %u  (sections of %u 2MiB segments line up with the erase blocks)\n",
+		a->f2fs_segs_per_section, a->f2fs_segs_per_section);
+	if (a->active_logs)
+		fprintf(f, "            mount -o active_logs=%d  (f2fs writes 6 logs at once; this card keeps %d open)\n",
+			a->active_logs, s->lin.n);
+	if (s->have_lin && s->lin.n > 0 && s->lin.n <= 2 && !s->lin.at_least)
+		fprintf(f, "  Only %d erase block%s open at a time: a journaling filesystem's scattered\n"
+			"  writes (data, metadata, journal) will be slow; keep logs and /tmp on tmpfs.\n",
+			s->lin.n, s->lin.n == 1 ? " stays" : "s stay");
+	if (s->have_rnd && s->rnd.n == 0 && s->rnd.conf >= CONF_MEDIUM)
+		fprintf(f, "  Out-of-order writes inside an erase block are slow even with one open:\n"
+			"  prefer a log-structured filesystem (f2fs) for small-write workloads.\n");
+}
+
+/* ------------------------------------------------------------ text report */
+
+static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e)
+{
+	char b[FMT_BUF];
+
+	if (e->bytes)
+		fprintf(f, "  %-22s %s (%s confidence)\n", what, fmt_size(b, e->bytes),
+			confidence_name(e->conf));
+	else
+		fprintf(f, "  %-22s unknown\n", what);
+	if (e->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", e->evidence);
+}
+
+static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c)
+{
+	if (c->n > 0 || c->conf > CONF_NONE)
+		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
+			confidence_name(c->conf));
+	else
+		fprintf(f, "  %-22s unknown\n", what);
+	if (c->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", c->evidence);
+}
+
+static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
+{
+	char b[FMT_BUF];
+
+	if (e->aus > 0)
+		fprintf(f, "  %-22s %d erase block%s, %s at the start (%s confidence)\n", "FAT-optimised area",
+			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), confidence_name(e->conf));
+	else
+		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
+	if (e->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", e->evidence);
+}
+
+static const char *verdict_name(enum collapse c)
+{
+	return c == RUN_HOLDS ? "holds" : c == RUN_COLLAPSED ? "collapsed" : "unclear";
+}
+
+static void print_raw(FILE *f, const struct autostate *s)
+{
+	char b[FMT_BUF], e[FMT_BUF];
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+
+	fprintf(f, "\nRaw data\n");
+	fprintf(f, "$ flashbench -a %s --blocksize=%" PRIu64 " --count=%lld", dev, s->align.blocksize,
+		s->align.count);
+	if (s->nalign > 1)
+		fprintf(f, "   # median of %d runs", s->nalign);
+	fputc('\n', f);
+	text_align(f, &s->align);
+	if (s->have_fat) {
+		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s\n", dev,
+			fmt_size(e, s->fat.erasesize), fmt_size(b, s->fat.blocksize), s->fat.nr,
+			s->fat.random ? " --random" : "");
+		text_rates(f, &s->fat);
+	}
+	/* linear runs, then random ones, each by ascending N (not in search order) */
+	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
+		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+		if (!r)
+			continue;
+		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
+			dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
+			r->r.offset, r->random ? " --random" : "", verdict_name(r->verdict),
+			r->stopped_early ? ", stopped once clear" : r->cut_by_cap ? ", cut by --max-write" : "");
+		text_rates(f, &r->r);
+	}
+}
+
+static void print_text(FILE *f, const struct autostate *s)
+{
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	char b[FMT_BUF], t[FMT_BUF];
+	struct advice a;
+
+	fprintf(f, "flashbench --auto %s\n\nDevice\n", dev);
+	identity_print(f, s->id);
+
+	fprintf(f, "\nVerdict\n");
+	print_size_estimate(f, "erase block size", &s->erase);
+	print_size_estimate(f, "page size", &s->page);
+	if (s->o->destructive) {
+		if (s->have_lin)
+			print_count_estimate(f, "open erase blocks", &s->lin);
+		if (s->have_rnd)
+			print_count_estimate(f, "open, random writes", &s->rnd);
+		if (s->have_fat)
+			print_fat_estimate(f, &s->fatest);
+		else if (s->have_lin)
+			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
+				s->cap_hit ? " (--max-write reached)" : "");
+		fprintf(f, "  %-22s %s", "written", fmt_size(b, s->d->bytes_written));
+		fprintf(f, " in %s of device time, erase size %s from %s", fmt_time(t, s->write_ns),
+			fmt_size(b, s->erasesize), s->erase_source ? s->erase_source : "-");
+		fprintf(f, "%s\n", s->cap_hit ? "; --max-write reached" : "");
+	}
+	fprintf(f, "  %-22s %d run%s of -a, %s of device time\n", "alignment", s->nalign,
+		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
+
+	make_advice(s, &a);
+	print_advice(f, s, &a);
+	if (!s->o->destructive)
+		fprintf(f, "\nNothing was written. To find the open erase blocks and the FAT area\n"
+			"(this OVERWRITES data on %s):\n  flashbench --auto --destructive %s\n", dev, dev);
+	print_raw(f, s);
+	if (s->status == 1)
+		fprintf(f, "\nSome I/O failed: the results above are incomplete.\n");
+	else if (s->stop)
+		fprintf(f, "\nInterrupted: the results above are incomplete.\n");
+}
+
+/* ------------------------------------------------------------ JSON report */
+
+static void json_size_estimate(struct jw *w, const char *key, const struct size_estimate *e)
+{
+	jw_object_begin(w, key);
+	if (e->bytes)
+		jw_uint(w, "bytes", e->bytes);
+	else
+		jw_null(w, "bytes");
+	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "evidence", e->evidence);
+	jw_object_end(w);
+}
+
+static void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c)
+{
+	jw_object_begin(w, key);
+	jw_int(w, "n", c->n);
+	jw_bool(w, "at_least", c->at_least);
+	jw_string(w, "confidence", confidence_name(c->conf));
+	jw_string(w, "evidence", c->evidence);
+	jw_object_end(w);
+}
+
+static void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
+{
+	jw_object_begin(w, key);
+	jw_int(w, "aus", e->aus);
+	jw_uint(w, "bytes", e->bytes);
+	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "evidence", e->evidence);
+	jw_object_end(w);
+}
+
+static void json_advice(struct jw *w, const struct autostate *s)
+{
+	struct advice a;
+	char line[128];
+
+	make_advice(s, &a);
+	jw_object_begin(w, "advice");
+	jw_uint(w, "align_bytes", a.au);
+	jw_string(w, "align_source", a.au_source);
+	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
+	snprintf(line, sizeof(line), "start=%" PRIu64, a.start / SECTOR);
+	jw_string(w, "sfdisk", line);
+	if (a.after_fat) {
+		snprintf(line, sizeof(line), "start=%" PRIu64, a.after_fat / SECTOR);
+		jw_string(w, "sfdisk_after_fat_area", line);
+	}
+	snprintf(line, sizeof(line), "mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64,
+		 a.stride, a.stripe_width);
+	jw_string(w, "ext4", line);
+	snprintf(line, sizeof(line), "mkfs.f2fs -s %u", a.f2fs_segs_per_section);
+	jw_string(w, "f2fs", line);
+	if (a.active_logs) {
+		snprintf(line, sizeof(line), "mount -o active_logs=%d", a.active_logs);
+		jw_string(w, "f2fs_mount", line);
+	}
+	jw_object_end(w);
+}
+
+static void json_write_phase(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "write_phase");
+	jw_uint(w, "erasesize", s->erasesize);
+	jw_string(w, "erasesize_source", s->erase_source);
+	jw_uint(w, "open_au_offset", s->open_offset);
+	jw_array_begin(w, "open_au_runs");
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		jw_object_begin(w, NULL);
+		jw_int(w, "nr", r->nr);
+		jw_bool(w, "random", r->random);
+		jw_string(w, "verdict", verdict_name(r->verdict));
+		jw_bool(w, "stopped_early", r->stopped_early);
+		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
+		json_rates(w, "result", &r->r);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	if (s->have_fat)
+		json_rates(w, "find_fat", &s->fat);
+	jw_object_end(w);
+}
+
+/* Every measurement of the run folded into one status (what json_status prints). */
+static void overall_status(const struct autostate *s, struct run_status *st)
+{
+	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + 1];
+	int n = 0;
+
+	for (int i = 0; i < s->nalign; i++)
+		parts[n++] = &s->align_runs[i].st;
+	if (s->have_fat)
+		parts[n++] = &s->fat.st;
+	for (int i = 0; i < s->nruns; i++)
+		parts[n++] = &s->runs[i].r.st;
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < n; i++) {
+		if (parts[i]->nfailures && !st->nfailures)
+			st->first_failure = parts[i]->first_failure;
+		st->nfailures += parts[i]->nfailures;
+		st->interrupted |= parts[i]->interrupted;
+		st->partial |= parts[i]->partial;
+	}
+	st->bytes_written = s->d->bytes_written;
+	st->device_ns = s->d->device_ns;
+}
+
+static void print_json(FILE *f, const struct autostate *s)
+{
+	struct jw w;
+	struct run_status st;
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+
+	jw_init(&w, f);
+	jw_object_begin(&w, NULL);
+	jw_string(&w, "tool", "flashbench");
+	jw_string(&w, "version", FB_VERSION);
+	jw_string(&w, "test", "auto");
+	jw_bool(&w, "destructive", s->o->destructive);
+	json_device(&w, s->d, dev);
+	identity_json(&w, "identity", s->id);
+
+	jw_object_begin(&w, "verdict");
+	json_size_estimate(&w, "erase_size", &s->erase);
+	json_size_estimate(&w, "page_size", &s->page);
+	if (s->have_lin)
+		json_count_estimate(&w, "open_au_linear", &s->lin);
+	if (s->have_rnd)
+		json_count_estimate(&w, "open_au_random", &s->rnd);
+	if (s->have_fat)
+		json_fat_estimate(&w, "fat_area", &s->fatest);
+	jw_object_end(&w);
+	json_advice(&w, s);
+
+	jw_int(&w, "align_runs", s->nalign);
+	json_align(&w, "align", &s->align);
+	if (s->o->destructive)
+		json_write_phase(&w, s);
+
+	overall_status(s, &st);
+	json_status(&w, &st);
+	jw_object_begin(&w, "cost");
+	jw_uint(&w, "bytes_written", s->d->bytes_written);
+	jw_uint(&w, "bytes_read", s->d->bytes_read);
+	jw_int(&w, "device_ns", s->d->device_ns);
+	jw_int(&w, "align_device_ns", s->align_ns);
+	jw_int(&w, "write_device_ns", s->write_ns);
+	if (s->o->destructive) {
+		jw_uint(&w, "max_write", s->max_write);
+		jw_bool(&w, "max_write_reached", s->cap_hit);
+	}
+	jw_object_end(&w);
+	jw_object_end(&w);
+	jw_finish(&w);
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static void free_state(struct autostate *s)
+{
+	for (int i = 0; i < s->nalign; i++)
+		align_result_free(&s->align_runs[i]);
+	align_result_free(&s->align);
+	for (int i = 0; i < s->nruns; i++)
+		rate_result_free(&s->runs[i].r);
+	if (s->have_fat)
+		rate_result_free(&s->fat);
+	identity_free(s->id);
+	free(s->watch);
+	free(s);
+}
+
+int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, FILE *out)
+{
+	struct autostate *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (s)
+		s->watch = calloc(1, sizeof(*s->watch));
+	if (!s || !s->watch) {
+		fprintf(stderr, "flashbench: --auto: out of memory\n");
+		free(s);
+		return 1;
+	}
+	s->d = d;
+	s->p = p;
+	s->o = o;
+	s->id = identity_probe(d, "/sys");
+
+	rc = run_alignment(s, stderr);
+	if (rc) {
+		free_state(s);
+		return rc;
+	}
+	if (o->destructive && !s->stop)
+		run_write_phase(s);
+
+	if (o->json)
+		print_json(out, s);
+	else
+		print_text(out, s);
+	rc = s->status;
+	free_state(s);
+	return rc;
+}

@@ -1,0 +1,151 @@
+/*
+ * "open-au: 64KiB 42% 12.3MiB written ETA 0:35" on stderr, rewritten in
+ * place with \r. Only when stderr is a terminal, only once a step has run
+ * for a second, and at most five times a second. progress_tick() is a
+ * counter; the clock is read only every TICKS_PER_CLOCK ticks.
+ */
+#include "progress.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "units.h"
+
+enum {
+	TICKS_PER_CLOCK = 32,
+};
+#define SHOW_AFTER_NS	1000000000LL	/* short steps print nothing */
+#define REFRESH_NS	200000000LL	/* at most 5 lines per second */
+
+static struct {
+	bool on;		/* stderr is a terminal and a step is running */
+	bool shown;		/* a progress line is on the screen */
+	char test[32], step[48];
+	uint64_t total, done, bytes;
+	int64_t test_start_ns;	/* when the first step began */
+	int64_t start_ns, last_ns;	/* this step began; line last drawn */
+	unsigned int countdown;
+	int width;		/* terminal columns */
+} pr;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int terminal_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+static void clear_line(void)
+{
+	if (pr.shown)
+		fputs("\r\033[K", stderr);
+	pr.shown = false;
+}
+
+/* "0:35", "12:05", "1:02:03" */
+static void fmt_duration(char *buf, size_t n, int64_t seconds)
+{
+	if (seconds >= 3600)
+		snprintf(buf, n, "%lld:%02lld:%02lld", (long long)(seconds / 3600),
+			 (long long)(seconds / 60 % 60), (long long)(seconds % 60));
+	else
+		snprintf(buf, n, "%lld:%02lld", (long long)(seconds / 60), (long long)(seconds % 60));
+}
+
+static void show(int64_t now)
+{
+	char line[256], size[FMT_BUF], eta[32];
+	int len = snprintf(line, sizeof(line), "%s:%s%s", pr.test, pr.step[0] ? " " : "", pr.step);
+
+	if (pr.total > 0 && pr.done <= pr.total) {
+		double frac = (double)pr.done / (double)pr.total;
+
+		len += snprintf(line + len, sizeof(line) - len, " %d%%", (int)(frac * 100));
+		if (pr.bytes > 0)
+			len += snprintf(line + len, sizeof(line) - len, " %s written",
+					fmt_size(size, pr.bytes));
+		if (pr.done > 0) {
+			double left_s = (double)(now - pr.start_ns) / 1e9 * (1 - frac) / frac;
+
+			fmt_duration(eta, sizeof(eta), (int64_t)(left_s + 0.5));
+			len += snprintf(line + len, sizeof(line) - len, " ETA %s", eta);
+		}
+	} else if (pr.bytes > 0) {
+		len += snprintf(line + len, sizeof(line) - len, " %s written", fmt_size(size, pr.bytes));
+	}
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	if (len > pr.width - 1)
+		len = pr.width - 1;	/* a wrapped line could not be rewritten with \r */
+	fprintf(stderr, "\r%.*s\033[K", len, line);
+	fflush(stderr);
+	pr.shown = true;
+	pr.last_ns = now;
+}
+
+void progress_start(const char *test, const char *step, uint64_t total)
+{
+	bool same_test = pr.on && strcmp(pr.test, test ? test : "") == 0;
+	int64_t now;
+
+	if (!same_test) {
+		clear_line();
+		memset(&pr, 0, sizeof(pr));
+		pr.on = isatty(STDERR_FILENO);
+		if (!pr.on)
+			return;
+		snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
+		pr.width = terminal_width();
+		pr.test_start_ns = now_ns();
+	}
+	/* a new step of the same test rewrites the line in place */
+	snprintf(pr.step, sizeof(pr.step), "%s", step ? step : "");
+	pr.total = total;
+	pr.done = 0;
+	pr.countdown = TICKS_PER_CLOCK;
+	now = now_ns();
+	pr.start_ns = now;
+	if (pr.shown && now - pr.last_ns >= REFRESH_NS)
+		show(now);
+}
+
+static void poll_clock(void)
+{
+	int64_t now = now_ns();
+
+	if (now - pr.test_start_ns < SHOW_AFTER_NS || now - pr.last_ns < REFRESH_NS)
+		return;
+	show(now);
+}
+
+void progress_tick(uint64_t bytes_written)
+{
+	if (!pr.on)
+		return;
+	pr.done++;
+	pr.bytes += bytes_written;
+	if (--pr.countdown == 0) {
+		pr.countdown = TICKS_PER_CLOCK;
+		poll_clock();
+	}
+}
+
+void progress_done(void)
+{
+	clear_line();
+	pr.on = false;
+}

@@ -1,0 +1,277 @@
+/*
+ * The JSON report: one document per run, every value in base units
+ * (ns, bytes, bytes per second); a failed measurement is null, never a number.
+ */
+#include <string.h>
+
+#include "identity.h"
+#include "report.h"
+
+static const char *opcode_name(enum vm_opcode op)
+{
+	switch (op) {
+	case VM_READ: return "read";
+	case VM_WRITE_ZERO:
+	case VM_WRITE_ONES:
+	case VM_WRITE_5A:
+	case VM_WRITE_RANDOM: return "write";
+	case VM_DISCARD: return "discard";
+	default: return "other";
+	}
+}
+
+static const char *on_error_name(enum vm_on_error e)
+{
+	return e == VM_ERR_STOP ? "stop" : "continue";
+}
+
+static void ns_or_null(struct jw *w, const char *key, int64_t ns, bool failed)
+{
+	if (failed)
+		jw_null(w, key);
+	else
+		jw_int(w, key, ns);
+}
+
+static void rate_or_null(struct jw *w, const char *key, double rate, bool failed)
+{
+	if (failed)
+		jw_null(w, key);
+	else
+		jw_double(w, key, rate);
+}
+
+void json_device(struct jw *w, const struct dev *d, const char *name)
+{
+	jw_object_begin(w, "device");
+	jw_string(w, "name", name ? name : d ? d->path : NULL);
+	if (d) {
+		const char *kind = d->sim ? "simulated" : d->blockdev ? "block device" : "file";
+
+		jw_string(w, "kind", kind);
+		jw_uint(w, "size_bytes", d->size);
+		jw_uint(w, "logical_block_size_bytes", d->lbs);
+		if (d->pbs)
+			jw_uint(w, "physical_block_size_bytes", d->pbs);
+		jw_bool(w, "opened_for_writing", d->writable);
+	}
+	jw_object_end(w);
+}
+
+void json_params(struct jw *w, const struct params *p)
+{
+	jw_object_begin(w, "parameters");
+	jw_uint(w, "blocksize_bytes", p->blocksize);
+	jw_uint(w, "erasesize_bytes", p->erasesize);
+	jw_int(w, "count", p->count);
+	jw_int(w, "open_au_nr", p->open_au_nr);
+	jw_bool(w, "random", p->random);
+	if (p->offset_set)
+		jw_uint(w, "offset_bytes", p->offset);
+	else
+		jw_null(w, "offset_bytes");
+	jw_int(w, "fat_nr", p->fat_nr);
+	jw_int(w, "scatter_order", p->scatter_order);
+	jw_int(w, "scatter_span", p->scatter_span);
+	if (p->interval_order > 0)
+		jw_int(w, "interval_order", p->interval_order);
+	else
+		jw_null(w, "interval_order");
+	jw_string(w, "on_read_error", on_error_name(p->on_read_error));
+	jw_string(w, "on_write_error", on_error_name(p->on_write_error));
+	jw_object_end(w);
+}
+
+void json_align(struct jw *w, const char *key, const struct align_result *r)
+{
+	jw_object_begin(w, key);
+	jw_uint(w, "blocksize_bytes", r->blocksize);
+	jw_int(w, "count", r->count);
+	jw_array_begin(w, "rows");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct align_row *row = &r->rows[i];
+
+		jw_object_begin(w, NULL);
+		jw_uint(w, "align_bytes", row->align);
+		ns_or_null(w, "pre_ns", row->pre_ns, row->failed);
+		ns_or_null(w, "on_ns", row->on_ns, row->failed);
+		ns_or_null(w, "post_ns", row->post_ns, row->failed);
+		ns_or_null(w, "diff_ns", row->diff_ns, row->failed);
+		jw_int(w, "positions", row->positions);
+		jw_bool(w, "failed", row->failed);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+void json_rates(struct jw *w, const char *key, const struct rate_result *r)
+{
+	jw_object_begin(w, key);
+	jw_uint(w, "erasesize_bytes", r->erasesize);
+	jw_uint(w, "blocksize_bytes", r->blocksize);
+	jw_uint(w, "offset_bytes", r->offset);
+	jw_int(w, "nr", r->nr);
+	jw_bool(w, "random", r->random);
+	jw_array_begin(w, "rows");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct rate_row *row = &r->rows[i];
+		int ncols = row->ncols < 0 ? 0 : row->ncols > RATE_MAX_COLS ? RATE_MAX_COLS : row->ncols;
+
+		jw_object_begin(w, NULL);
+		jw_uint(w, "blocksize_bytes", row->blocksize);
+		jw_array_begin(w, "rate_bytes_per_s");
+		for (int c = 0; c < ncols; c++)
+			rate_or_null(w, NULL, row->rate[c], row->failed[c]);
+		jw_array_end(w);
+		jw_array_begin(w, "ns");
+		for (int c = 0; c < ncols; c++)
+			ns_or_null(w, NULL, row->ns[c], row->failed[c]);
+		jw_array_end(w);
+		jw_array_begin(w, "bytes");
+		for (int c = 0; c < ncols; c++)
+			jw_uint(w, NULL, row->bytes[c]);
+		jw_array_end(w);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+void json_scatter(struct jw *w, const char *key, const struct scatter_result *r)
+{
+	jw_object_begin(w, key);
+	jw_uint(w, "blocksize_bytes", r->blocksize);
+	jw_uint(w, "span_bytes", r->span_bytes);
+	jw_array_begin(w, "points");
+	for (int i = 0; i < r->npoints; i++) {
+		jw_object_begin(w, NULL);
+		jw_uint(w, "offset_bytes", r->points[i].off);
+		ns_or_null(w, "min_ns", r->points[i].min_ns, r->points[i].failed);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+void json_interval(struct jw *w, const char *key, const struct interval_result *r)
+{
+	jw_object_begin(w, key);
+	jw_array_begin(w, "rows");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct interval_row *row = &r->rows[i];
+
+		jw_object_begin(w, NULL);
+		jw_uint(w, "bytes", row->bytes);
+		ns_or_null(w, "min_ns", row->min_ns, row->failed);
+		ns_or_null(w, "avg_ns", row->avg_ns, row->failed);
+		ns_or_null(w, "max_ns", row->max_ns, row->failed);
+		rate_or_null(w, "rate_bytes_per_s", row->rate, row->failed);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_begin(w, "fit");
+	jw_double(w, "rate_bytes_per_s", r->fit_rate);
+	jw_int(w, "access_ns", r->fit_access_ns);
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+void json_program(struct jw *w, const char *key, const struct program_result *r)
+{
+	jw_object_begin(w, key);
+	jw_array_begin(w, "rows");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct program_row *row = &r->rows[i];
+
+		jw_object_begin(w, NULL);
+		jw_string(w, "label", row->label);
+		jw_uint(w, "blocksize_bytes", row->blocksize);
+		rate_or_null(w, "rate_bytes_per_s", row->rate, row->failed);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
+void json_status(struct jw *w, const struct run_status *st)
+{
+	jw_object_begin(w, "status");
+	jw_bool(w, "complete", !st->partial);
+	jw_bool(w, "partial", st->partial);
+	jw_bool(w, "interrupted", st->interrupted);
+	jw_int(w, "failures", st->nfailures);
+	if (st->nfailures > 0) {
+		const struct vm_failure *f = &st->first_failure;
+
+		jw_object_begin(w, "first_failure");
+		jw_string(w, "operation", opcode_name(f->op));
+		jw_uint(w, "offset_bytes", f->off);
+		jw_uint(w, "length_bytes", f->len);
+		jw_int(w, "errno", f->err);
+		jw_string(w, "error", strerror(f->err));
+		jw_object_end(w);
+	}
+	jw_uint(w, "bytes_written", st->bytes_written);
+	jw_int(w, "device_ns", st->device_ns);
+	jw_object_end(w);
+}
+
+/* The status of whichever result the run produced. */
+static const struct run_status *report_status(const struct report *rep)
+{
+	if (rep->align)
+		return &rep->align->st;
+	if (rep->rates)
+		return &rep->rates->st;
+	if (rep->scatter)
+		return &rep->scatter->st;
+	if (rep->interval)
+		return &rep->interval->st;
+	if (rep->program)
+		return &rep->program->st;
+	return NULL;
+}
+
+/* Results go under the test's name, as an identifier: "open_au" or "find_fat" for rates. */
+static const char *rates_key(const struct report *rep)
+{
+	return rep->test && strcmp(rep->test, "find-fat") == 0 ? "find_fat" : "open_au";
+}
+
+void json_report(FILE *f, const struct report *rep)
+{
+	const struct run_status *st = report_status(rep);
+	struct jw w;
+
+	jw_init(&w, f);
+	jw_object_begin(&w, NULL);
+	jw_string(&w, "tool", "flashbench");
+	jw_string(&w, "version", FB_VERSION);
+	jw_string(&w, "test", rep->test);
+	json_device(&w, rep->dev, rep->device);
+	if (rep->dev) {
+		struct identity *id = identity_probe(rep->dev, "/sys");
+
+		if (id)
+			identity_json(&w, "identity", id);
+		identity_free(id);
+	}
+	if (rep->params)
+		json_params(&w, rep->params);
+	if (rep->align)
+		json_align(&w, "align", rep->align);
+	if (rep->rates)
+		json_rates(&w, rates_key(rep), rep->rates);
+	if (rep->scatter)
+		json_scatter(&w, "scatter", rep->scatter);
+	if (rep->interval)
+		json_interval(&w, "interval", rep->interval);
+	if (rep->program)
+		json_program(&w, "program", rep->program);
+	if (st)
+		json_status(&w, st);
+	jw_object_end(&w);
+	jw_finish(&w);
+	fflush(f);
+}

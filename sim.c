@@ -1,0 +1,634 @@
+/*
+ * Simulated flash cards on a virtual clock. Nothing is stored but the
+ * state of the erase blocks (two bytes each) and of the few open ones.
+ *
+ * Reads cost latency + transfer, plus a fixed extra when the range
+ * crosses a page boundary and a larger one when it crosses an erase-block
+ * boundary: what `-a` looks for.
+ *
+ * Writes go to erase blocks ("AUs"). Up to open_au of them are open; an
+ * open block remembers the range [lo, wp) written since it was opened.
+ * Writing at wp continues it; a block written up to its end is closed
+ * (the part before lo, if any, is copied in). Writing into a block that is
+ * not open opens it, garbage-collecting the least recently used open block
+ * when all slots are taken: its unwritten rest is copied and the old copy
+ * erased, which costs about as much as writing a whole erase block. An
+ * out-of-order write switches its block to random mode when fewer than
+ * random_au blocks are in it; otherwise a forward jump copies the gap and
+ * a backward one garbage-collects the block on the spot. The first fat_aus
+ * blocks are page-mapped: no open slots, no per-write mapping overhead.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+#define SIM_LBS 512u
+#define MAX_OPEN_AU 128u
+#define MAX_ERASE_BLOCKS (1u << 24)	/* state stays below 32 MiB */
+#define MAX_SIZE (1ull << 44)		/* 16 TiB */
+#define MAX_ERASESIZE (1ull << 30)
+#define MAX_PAGESIZE (1ull << 20)
+#define MAX_NOISE 50
+
+#define US 1000.0
+#define MS 1000000.0
+#define MBPS 1000000.0	/* bytes per second */
+
+/* What accesses cost; ns, or bytes per second. */
+struct sim_timing {
+	double read_lat, read_bps;
+	double page_cross, eb_cross;	/* extra for a read crossing such a boundary */
+	double write_lat, write_bps;	/* per command; page programming speed */
+	double map_pages;		/* per write into a block-mapped erase block, in page programs */
+	double erase, open;		/* erasing an old copy; allocating a fresh block */
+	double copy_bps;		/* internal copy during garbage collection */
+	double discard_lat;
+};
+
+struct preset {
+	const char *name;
+	const char *what;
+	struct sim_config cfg;
+	struct sim_timing t;
+};
+
+#define CFG(sz, es, ps, o, r, f) \
+	{ .size = (sz), .erasesize = (es), .pagesize = (ps), .open_au = (o), \
+	  .random_au = (r), .fat_aus = (f), .seed = 1, .fail_at = SIM_NO_FAIL }
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+/* Used when the spec names no preset. */
+static const struct preset generic = {
+	NULL, NULL, CFG(4 * GiB, 4 * MiB, 16 * KiB, 2, 1, 1),
+	{ 300 * US, 20 * MBPS, 90 * US, 200 * US, 200 * US, 12 * MBPS,
+	  1.0, 3 * MS, 300 * US, 16 * MBPS, 100 * US },
+};
+
+static const struct preset presets[] = {
+	{ "microsd-cheap", "8GiB microSD, 4MiB AU, 16KiB page, 1 open AU, no random, no FAT area",
+	  CFG(8 * GiB, 4 * MiB, 16 * KiB, 1, 0, 0),
+	  { 400 * US, 12 * MBPS, 80 * US, 180 * US, 300 * US, 6 * MBPS,
+	    0.8, 4 * MS, 500 * US, 8 * MBPS, 200 * US } },
+	{ "sdhc-good", "32GiB SDHC, 4MiB AU, 16KiB page, 8 open AUs, 4 random, 2 FAT AUs",
+	  CFG(32 * GiB, 4 * MiB, 16 * KiB, 8, 4, 2),
+	  { 250 * US, 22 * MBPS, 100 * US, 200 * US, 150 * US, 18 * MBPS,
+	    1.0, 2 * MS, 200 * US, 25 * MBPS, 100 * US } },
+	{ "emmc", "16GiB eMMC, 512KiB erase block, 8KiB page, 16 open, 16 random, no FAT area",
+	  CFG(16 * GiB, 512 * KiB, 8 * KiB, 16, 16, 0),
+	  { 100 * US, 80 * MBPS, 40 * US, 90 * US, 80 * US, 25 * MBPS,
+	    0.8, 1 * MS, 100 * US, 40 * MBPS, 50 * US } },
+	{ "sdxc-tlc", "64GiB TLC SDXC, 12MiB AU, 16KiB page, 4 open AUs, 2 random, 1 FAT AU",
+	  CFG(64 * GiB, 12 * MiB, 16 * KiB, 4, 2, 1),
+	  { 300 * US, 40 * MBPS, 100 * US, 220 * US, 200 * US, 15 * MBPS,
+	    1.1, 5 * MS, 300 * US, 20 * MBPS, 100 * US } },
+	{ "cf-16m", "32GiB CompactFlash, 16MiB erase block, 32KiB page, 4 open, 1 random, 1 FAT AU",
+	  CFG(32 * GiB, 16 * MiB, 32 * KiB, 4, 1, 1),
+	  { 200 * US, 30 * MBPS, 120 * US, 260 * US, 150 * US, 20 * MBPS,
+	    1.0, 6 * MS, 300 * US, 25 * MBPS, 100 * US } },
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+struct open_block {
+	uint64_t eb;		/* erase block index */
+	uint64_t lo, wp;	/* linear: [lo, wp) written since opened (offsets in the block) */
+	uint64_t written;	/* bytes in the new copy (random mode: bytes written) */
+	uint64_t last_use;
+	bool random;
+	bool fresh;		/* was erased: garbage collection copies nothing */
+};
+
+struct eb_state {
+	uint8_t slot;		/* open slot + 1, 0 when not open */
+	uint8_t erased;
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct sim_timing t;
+	uint64_t neb;
+	struct eb_state *eb;
+	struct open_block open[MAX_OPEN_AU];
+	bool in_use[MAX_OPEN_AU];
+	unsigned int nrandom;
+	uint64_t use_clock;
+	int64_t now;
+	uint64_t rng;
+	FILE *record;
+};
+
+/* ---------------------------------------------------------------- parsing */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const struct preset *find_preset(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NPRESETS; i++)
+		if (strlen(presets[i].name) == len && !strncmp(presets[i].name, name, len))
+			return &presets[i];
+	return NULL;
+}
+
+enum sized { K_SIZE, K_ERASESIZE, K_PAGESIZE, K_FAIL_AT, NSIZED };
+static const char *const sized_keys[NSIZED] = { "size", "erasesize", "pagesize", "fail-at" };
+
+struct spec_extra {
+	char record[4096];
+	bool random_au_given;
+	char typed[NSIZED][64];	/* size values as the user wrote them, for messages */
+};
+
+static int set_count(const char *key, const char *val, long long max, unsigned int *dst,
+		     char *err, size_t errlen)
+{
+	long long v;
+	if (parse_number(val, 0, max, &v))
+		return fail(err, errlen, "sim: %s=%s: must be a whole number from 0 to %lld",
+			    key, val, max);
+	*dst = (unsigned int)v;
+	return 0;
+}
+
+static int set_size(struct spec_extra *x, enum sized k, const char *val, uint64_t *dst,
+		    char *err, size_t errlen)
+{
+	if (parse_size(val, dst))
+		return fail(err, errlen, "sim: %s=%s: not a size", sized_keys[k], val);
+	snprintf(x->typed[k], sizeof(x->typed[k]), "%.63s", val);
+	return 0;
+}
+
+static int set_param(struct sim_config *c, struct spec_extra *x, const char *key,
+		     const char *val, char *err, size_t errlen)
+{
+	if (!strcmp(key, "size"))
+		return set_size(x, K_SIZE, val, &c->size, err, errlen);
+	if (!strcmp(key, "erasesize"))
+		return set_size(x, K_ERASESIZE, val, &c->erasesize, err, errlen);
+	if (!strcmp(key, "pagesize"))
+		return set_size(x, K_PAGESIZE, val, &c->pagesize, err, errlen);
+	if (!strcmp(key, "fail-at"))
+		return set_size(x, K_FAIL_AT, val, &c->fail_at, err, errlen);
+	if (!strcmp(key, "open-au"))
+		return set_count(key, val, MAX_OPEN_AU, &c->open_au, err, errlen);
+	if (!strcmp(key, "random-au")) {
+		x->random_au_given = true;
+		return set_count(key, val, MAX_OPEN_AU, &c->random_au, err, errlen);
+	}
+	if (!strcmp(key, "fat-aus"))
+		return set_count(key, val, MAX_ERASE_BLOCKS, &c->fat_aus, err, errlen);
+	if (!strcmp(key, "noise"))
+		return set_count(key, val, MAX_NOISE, &c->noise_pct, err, errlen);
+	if (!strcmp(key, "seed")) {
+		long long v;
+		if (parse_number(val, 0, INT64_MAX, &v))
+			return fail(err, errlen, "sim: seed=%s: must be a whole number >= 0", val);
+		c->seed = (uint64_t)v;
+		return 0;
+	}
+	if (!strcmp(key, "record")) {
+		if (!*val || strlen(val) >= sizeof(x->record))
+			return fail(err, errlen, "sim: record=%s: needs a file name", val);
+		strcpy(x->record, val);
+		return 0;
+	}
+	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
+}
+
+/* "erasesize=5M" as typed, or "erasesize=4MiB" when it came from the preset or default */
+static const char *shown(const struct spec_extra *x, enum sized k, uint64_t v, char *buf)
+{
+	char num[FMT_BUF];
+	snprintf(buf, 96, "%s=%s", sized_keys[k], x->typed[k][0] ? x->typed[k] : fmt_size(num, v));
+	return buf;
+}
+
+static int check_sizes(const struct sim_config *c, const struct spec_extra *x,
+		       char *err, size_t errlen)
+{
+	char a[96], b[96];
+	const bool page_typed = x->typed[K_PAGESIZE][0];
+	if (c->pagesize < SIM_LBS || c->pagesize > MAX_PAGESIZE || c->pagesize % SIM_LBS)
+		return fail(err, errlen, "sim: %s: must be a multiple of 512 up to 1MiB",
+			    shown(x, K_PAGESIZE, c->pagesize, a));
+	if (!is_erase_candidate(c->erasesize) || c->erasesize > MAX_ERASESIZE ||
+	    c->erasesize < SIM_LBS)
+		return fail(err, errlen, "sim: %s: must be 2^n or 3*2^n bytes, 512 to 1GiB",
+			    shown(x, K_ERASESIZE, c->erasesize, a));
+	if (c->erasesize % c->pagesize && page_typed)
+		return fail(err, errlen, "sim: %s: does not divide %s",
+			    shown(x, K_PAGESIZE, c->pagesize, a), shown(x, K_ERASESIZE, c->erasesize, b));
+	if (c->erasesize % c->pagesize)
+		return fail(err, errlen, "sim: %s: not a multiple of %s",
+			    shown(x, K_ERASESIZE, c->erasesize, a), shown(x, K_PAGESIZE, c->pagesize, b));
+	if (c->size < c->erasesize || c->size % SIM_LBS || c->size > MAX_SIZE)
+		return fail(err, errlen, "sim: %s: must be a multiple of 512 from %s to 16TiB",
+			    shown(x, K_SIZE, c->size, a), shown(x, K_ERASESIZE, c->erasesize, b));
+	if ((c->size + c->erasesize - 1) / c->erasesize > MAX_ERASE_BLOCKS)
+		return fail(err, errlen, "sim: %s: more than %u erase blocks of %s",
+			    shown(x, K_SIZE, c->size, a), MAX_ERASE_BLOCKS,
+			    shown(x, K_ERASESIZE, c->erasesize, b));
+	if (c->fail_at != SIM_NO_FAIL && c->fail_at >= c->size)
+		return fail(err, errlen, "sim: %s: beyond the card (%s)",
+			    shown(x, K_FAIL_AT, c->fail_at, a), shown(x, K_SIZE, c->size, b));
+	return 0;
+}
+
+static int check_config(const struct sim_config *c, const struct spec_extra *x,
+			char *err, size_t errlen)
+{
+	if (check_sizes(c, x, err, errlen))
+		return -1;
+	if (c->open_au < 1)
+		return fail(err, errlen, "sim: open-au=%u: must be at least 1", c->open_au);
+	if (c->random_au > c->open_au)
+		return fail(err, errlen, "sim: random-au=%u: more than open-au (%u)",
+			    c->random_au, c->open_au);
+	if ((uint64_t)c->fat_aus * c->erasesize > c->size)
+		return fail(err, errlen, "sim: fat-aus=%u: more erase blocks than the card has",
+			    c->fat_aus);
+	return 0;
+}
+
+/* Splits spec at commas; the first preset token (anywhere) applies before the pairs. */
+static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing *t,
+		      struct spec_extra *x, char *err, size_t errlen)
+{
+	const struct preset *p = &generic;
+	const char *s, *end;
+
+	for (s = spec; *s; s = *end ? end + 1 : end) {
+		end = strchrnul(s, ',');
+		if (memchr(s, '=', (size_t)(end - s)))
+			continue;
+		if (end == s)
+			return fail(err, errlen, "sim:%s: empty parameter", spec);
+		if (p != &generic)
+			return fail(err, errlen, "sim: %.*s: a second preset (already %s)",
+				    (int)(end - s), s, p->name);
+		p = find_preset(s, (size_t)(end - s));
+		if (!p)
+			return fail(err, errlen, "sim: %.*s: unknown preset or missing '=' (see --help)",
+				    (int)(end - s), s);
+	}
+	*c = p->cfg;
+	c->preset = p->name;
+	*t = p->t;
+	memset(x, 0, sizeof(*x));
+
+	for (s = spec; *s; s = *end ? end + 1 : end) {
+		char key[64], val[4096];
+		const char *eq;
+		end = strchrnul(s, ',');
+		eq = memchr(s, '=', (size_t)(end - s));
+		if (!eq)
+			continue;
+		if ((size_t)(eq - s) >= sizeof(key) || (size_t)(end - eq) > sizeof(val))
+			return fail(err, errlen, "sim: %.40s...: too long", s);
+		memcpy(key, s, (size_t)(eq - s));
+		key[eq - s] = 0;
+		memcpy(val, eq + 1, (size_t)(end - eq - 1));
+		val[end - eq - 1] = 0;
+		if (set_param(c, x, key, val, err, errlen))
+			return -1;
+	}
+	if (*spec && spec[strlen(spec) - 1] == ',')
+		return fail(err, errlen, "sim:%s: empty parameter", spec);
+	/* "sdhc-good,open-au=2" means a card like it with 2 open AUs */
+	if (!x->random_au_given && c->random_au > c->open_au)
+		c->random_au = c->open_au;
+	return check_config(c, x, err, errlen);
+}
+
+/* ---------------------------------------------------------------- create */
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct sim *sim_create(const char *spec, char *err, size_t errlen)
+{
+	struct sim_config c;
+	struct sim_timing t;
+	struct spec_extra x;
+	struct sim *s;
+
+	if (parse_spec(spec ? spec : "", &c, &t, &x, err, errlen))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fail(err, errlen, "sim: out of memory");
+		return NULL;
+	}
+	s->cfg = c;
+	s->t = t;
+	s->neb = (c.size + c.erasesize - 1) / c.erasesize;
+	s->eb = calloc(s->neb, sizeof(*s->eb));
+	s->rng = c.seed;
+	if (!s->eb) {
+		fail(err, errlen, "sim: size=%llu: out of memory", (unsigned long long)c.size);
+		sim_destroy(s);
+		return NULL;
+	}
+	if (x.record[0]) {
+		s->record = fopen(x.record, "a");
+		if (!s->record) {
+			fail(err, errlen, "sim: record=%s: %s", x.record, strerror(errno));
+			sim_destroy(s);
+			return NULL;
+		}
+		setvbuf(s->record, NULL, _IOLBF, 0);
+	}
+	return s;
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->record)
+		fclose(s->record);
+	free(s->eb);
+	free(s);
+}
+
+uint64_t sim_size(const struct sim *s) { return s->cfg.size; }
+unsigned int sim_block_size(const struct sim *s) { (void)s; return SIM_LBS; }
+const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
+int64_t sim_now(const struct sim *s) { return s->now; }
+
+/* ---------------------------------------------------------------- costs */
+
+static double transfer(uint64_t bytes, double bps) { return (double)bytes * 1e9 / bps; }
+
+static double copy_cost(const struct sim *s, uint64_t bytes)
+{
+	return transfer(bytes, s->t.copy_bps);
+}
+
+/* Pages touched by [off, off+len): a partial page costs a whole one. */
+static uint64_t pages_touched(uint64_t off, uint64_t len, uint64_t page)
+{
+	return (off + len - 1) / page - off / page + 1;
+}
+
+static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
+{
+	return off / unit != (off + len - 1) / unit;
+}
+
+/* Applies seeded jitter, advances the clock, returns the cost. */
+static int64_t charge(struct sim *s, double ns)
+{
+	int64_t cost;
+	if (s->cfg.noise_pct) {
+		double u = (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
+		ns *= 1.0 + (2.0 * u - 1.0) * s->cfg.noise_pct / 100.0;
+	}
+	cost = (int64_t)(ns + 0.5);
+	if (cost < 1)
+		cost = 1;
+	s->now += cost;
+	return cost;
+}
+
+/* ---------------------------------------------------------------- write model */
+
+static void release_slot(struct sim *s, unsigned int i)
+{
+	struct open_block *b = &s->open[i];
+	if (b->random)
+		s->nrandom--;
+	s->eb[b->eb].slot = 0;
+	s->in_use[i] = false;
+}
+
+/* Commits an open block: copy in what was not written since it opened, erase the old copy. */
+static double close_block(struct sim *s, unsigned int i)
+{
+	const struct open_block *b = &s->open[i];
+	double ns = s->t.erase;
+	if (!b->fresh && b->written < s->cfg.erasesize)
+		ns += copy_cost(s, s->cfg.erasesize - b->written);
+	release_slot(s, i);
+	return ns;
+}
+
+static unsigned int lru_slot(const struct sim *s)
+{
+	unsigned int best = 0;
+	for (unsigned int i = 1; i < s->cfg.open_au; i++)
+		if (s->open[i].last_use < s->open[best].last_use)
+			best = i;
+	return best;
+}
+
+static unsigned int lru_random_slot(const struct sim *s)
+{
+	unsigned int best = MAX_OPEN_AU;
+	for (unsigned int i = 0; i < s->cfg.open_au; i++)
+		if (s->in_use[i] && s->open[i].random &&
+		    (best == MAX_OPEN_AU || s->open[i].last_use < s->open[best].last_use))
+			best = i;
+	return best;
+}
+
+/* Opens block eb for linear writing at offset lo inside it; adds any GC cost to *ns. */
+static unsigned int open_block(struct sim *s, uint64_t eb, uint64_t lo, double *ns)
+{
+	unsigned int i;
+	for (i = 0; i < s->cfg.open_au && s->in_use[i]; i++)
+		;
+	if (i == s->cfg.open_au) {
+		i = lru_slot(s);
+		*ns += close_block(s, i);
+	}
+	s->open[i] = (struct open_block){
+		.eb = eb, .lo = lo, .wp = lo, .fresh = s->eb[eb].erased,
+	};
+	s->in_use[i] = true;
+	s->eb[eb].slot = (uint8_t)(i + 1);
+	s->eb[eb].erased = 0;
+	*ns += s->t.open;
+	return i;
+}
+
+/* An out-of-order write at o into the linear block in slot i. */
+static unsigned int write_out_of_order(struct sim *s, unsigned int i, uint64_t o, double *ns)
+{
+	struct open_block *b = &s->open[i];
+	if (s->cfg.random_au) {
+		if (s->nrandom == s->cfg.random_au)
+			*ns += close_block(s, lru_random_slot(s));
+		b->random = true;
+		s->nrandom++;
+	} else if (o > b->wp) {
+		*ns += copy_cost(s, o - b->wp);
+		b->wp = o;
+		b->written = b->wp - b->lo;
+	} else {
+		uint64_t eb = b->eb;
+		*ns += close_block(s, i);
+		i = open_block(s, eb, o, ns);
+	}
+	return i;
+}
+
+/* Write of len bytes at offset o inside erase block eb (no crossing). */
+static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t len)
+{
+	const uint64_t es = s->cfg.erasesize;
+	const double page_ns = transfer(s->cfg.pagesize, s->t.write_bps);
+	double ns = (double)pages_touched(o, len, s->cfg.pagesize) * page_ns;
+	struct open_block *b;
+	unsigned int i;
+
+	if (eb < s->cfg.fat_aus) {
+		s->eb[eb].erased = 0;
+		return ns;
+	}
+	ns += s->t.map_pages * page_ns;
+	if (s->eb[eb].slot)
+		i = s->eb[eb].slot - 1u;
+	else
+		i = open_block(s, eb, o, &ns);
+	b = &s->open[i];
+	if (!b->random && o != b->wp) {
+		i = write_out_of_order(s, i, o, &ns);
+		b = &s->open[i];
+	}
+	b->last_use = ++s->use_clock;
+	if (b->random) {
+		b->written += len;
+		if (b->written >= es)
+			ns += close_block(s, i);
+		return ns;
+	}
+	b->wp = o + len;
+	b->written = b->wp - b->lo;
+	if (b->wp == es)
+		ns += close_block(s, i);
+	return ns;
+}
+
+/* ---------------------------------------------------------------- I/O */
+
+static int check_io(const struct sim *s, uint64_t off, uint64_t len)
+{
+	if (!len || off % SIM_LBS || len % SIM_LBS || off > s->cfg.size || len > s->cfg.size - off)
+		return -EINVAL;
+	if (s->cfg.fail_at != SIM_NO_FAIL && s->cfg.fail_at >= off && s->cfg.fail_at - off < len)
+		return -EIO;
+	return 0;
+}
+
+int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	int rc = check_io(s, off, len);
+	double cost;
+	if (rc)
+		return rc;
+	cost = s->t.read_lat + transfer(len, s->t.read_bps);
+	if (crosses(off, len, s->cfg.pagesize))
+		cost += s->t.page_cross;
+	if (crosses(off, len, s->cfg.erasesize))
+		cost += s->t.eb_cross;
+	*ns = charge(s, cost);
+	return 0;
+}
+
+int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	const uint64_t es = s->cfg.erasesize;
+	int rc = check_io(s, off, len);
+	double cost;
+	if (rc)
+		return rc;
+	cost = s->t.write_lat;
+	for (uint64_t pos = off, end = off + len; pos < end;) {
+		uint64_t eb = pos / es, o = pos % es;
+		uint64_t n = es - o < end - pos ? es - o : end - pos;
+		cost += write_in_block(s, eb, o, n);
+		pos += n;
+	}
+	*ns = charge(s, cost);
+	if (s->record)
+		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	return 0;
+}
+
+int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	const uint64_t es = s->cfg.erasesize;
+	int rc = check_io(s, off, len);
+	uint64_t first, last, n = 0;
+	if (rc)
+		return rc;
+	/* Only erase blocks wholly inside the range are erased. */
+	first = (off + es - 1) / es;
+	last = off + len == s->cfg.size ? s->neb : (off + len) / es;
+	for (uint64_t eb = first; eb < last; eb++, n++) {
+		if (s->eb[eb].slot)
+			release_slot(s, s->eb[eb].slot - 1u);
+		s->eb[eb].erased = 1;
+	}
+	*ns = charge(s, s->t.discard_lat + (double)n * s->t.erase);
+	if (s->record)
+		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- help */
+
+const char *sim_help(void)
+{
+	static char text[2048];
+	size_t n;
+	if (text[0])
+		return text;
+	n = (size_t)snprintf(text, sizeof(text),
+		"Simulated cards: DEVICE \"sim:[PRESET][,KEY=VALUE...]\" runs on a virtual clock\n"
+		"(no hardware, no root; same spec and seed give the same output). Keys:\n"
+		"  size=SIZE        capacity (default 4GiB)\n"
+		"  erasesize=SIZE   erase block / allocation unit, 2^n or 3*2^n (default 4MiB)\n"
+		"  pagesize=SIZE    write unit; smaller writes cost a whole page (default 16KiB)\n"
+		"  open-au=N        erase blocks open for linear writing (default 2)\n"
+		"  random-au=N      of those, how many may be written out of order (default 1)\n"
+		"  fat-aus=N        leading erase blocks that are page-mapped (default 1)\n"
+		"  noise=PCT        seeded +-PCT%% jitter on every access time (default 0)\n"
+		"  seed=N           jitter seed (default 1)\n"
+		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
+		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
+		"Presets:\n");
+	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-16s %s\n",
+				      presets[i].name, presets[i].what);
+	return text;
+}
+
+const char *const *sim_preset_names(void)
+{
+	static const char *names[NPRESETS + 1];
+	for (size_t i = 0; i < NPRESETS; i++)
+		names[i] = presets[i].name;
+	return names;
+}

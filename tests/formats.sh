@@ -1,0 +1,144 @@
+# Sourced by tests/it/*.sh after lib.sh: checks of the original text formats
+# (../shared/reference/output-formats.md) on $out.
+
+TIME_RE='-?[0-9]+(\.[0-9]+)?(ns|µs|ms|s)'
+RATE_RE='[0-9]+(\.[0-9]+)?(B|K|M|G)/s'
+SIZE_RE='[0-9]+(\.[0-9]+)?(B|KiB|MiB|GiB)'
+
+# fmt_size BYTES: the tool's binary size format, "4MiB", "1.5MiB", "768KiB"
+fmt_size() {
+	awk -v b="$1" 'BEGIN {
+		if (b < 1024) { printf "%dB\n", b; exit }
+		if (b < 1048576) { printf "%.3gKiB\n", b / 1024; exit }
+		if (b < 1073741824) { printf "%.3gMiB\n", b / 1048576; exit }
+		printf "%.4gGiB\n", b / 1073741824 }'
+}
+
+# halving_sizes ERASE BLOCK: formatted sizes from ERASE halving down to >= BLOCK
+halving_sizes() {
+	local s=$1
+	while [ "$s" -ge "$2" ]; do
+		fmt_size "$s"
+		s=$((s / 2))
+	done
+}
+
+# to_bytes SIZE: 4M -> 4194304 (test-side, for building expectations)
+to_bytes() {
+	awk -v s="$1" 'BEGIN {
+		m = 1; u = substr(s, length(s))
+		if (u == "K" || u == "k") m = 1024; else if (u == "M") m = 1048576; else if (u == "G") m = 1073741824
+		if (m > 1) s = substr(s, 1, length(s) - 1)
+		printf "%d\n", s * m }'
+}
+
+# check_align_table BLOCKSIZE DEVSIZE: every line of $out is an -a row,
+# boundaries descend through 2^n and 3*2^(n-1) down to 2*BLOCKSIZE.
+check_align_table() {
+	local bs=$1 size=$2
+	local line re n=0 prev=0 a
+	local -a rows=()
+	re=$'^align ([0-9]+)\tpre '"$TIME_RE"$'\ton '"$TIME_RE"$'\tpost '"$TIME_RE"$'\tdiff '"$TIME_RE"'$'
+	[ -n "$out" ] || fail "-a printed nothing"
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || fail "not an -a row: '$line'"
+		a=${BASH_REMATCH[1]}
+		[ "$prev" = 0 ] || [ "$a" -lt "$prev" ] || fail "boundaries not descending at '$line'"
+		prev=$a
+		rows+=("$a")
+		n=$((n + 1))
+	done <<<"$out"
+	[ "${rows[-1]}" = $((2 * bs)) ] || fail "last boundary ${rows[-1]}, want $((2 * bs))"
+	[ "${rows[0]}" -le "$size" ] || fail "first boundary ${rows[0]} beyond the device ($size)"
+	# the largest power of two shown, and every 2^n and 3*2^(n-1) below it
+	local top=${rows[0]}
+	[ $((top & (top - 1))) = 0 ] || top=$((top / 3 * 2))
+	[ $((top * 16)) -ge "$size" ] || fail "largest boundary $top is far below the device size $size"
+	local -a want=()
+	for ((a = top; a >= 2 * bs; a /= 2)); do
+		[ "$a" = "$top" ] && [ "${rows[0]}" != "$top" ] && want+=($((top / 2 * 3)))
+		want+=("$a")
+		[ $((a / 4 * 3)) -ge $((2 * bs)) ] && [ $((a % 4)) = 0 ] && want+=($((a / 4 * 3)))
+	done
+	[ "${rows[*]}" = "${want[*]}" ] || fail "boundaries: ${rows[*]}; want ${want[*]}"
+}
+
+# check_padded_fields LINE NFIELDS: the original's "%-7s " layout, never truncated
+check_padded_fields() {
+	local line=$1 nf=$2 rest=$1 tok pad i
+	for ((i = 0; i < nf; i++)); do
+		[[ $rest =~ ^([^ ]+)( +)(.*)$ ]] || fail "field $((i + 1)) missing in '$line'"
+		tok=${BASH_REMATCH[1]} pad=${BASH_REMATCH[2]} rest=${BASH_REMATCH[3]}
+		if [ ${#tok} -lt 7 ]; then
+			[ ${#pad} = $((8 - ${#tok})) ] || fail "field '$tok' not padded to 7 bytes + space in '$line'"
+		else
+			[ ${#pad} = 1 ] || fail "field '$tok' followed by ${#pad} spaces in '$line'"
+		fi
+		FIELDS[i]=$tok
+	done
+	[ -z "$rest" ] || fail "extra text '$rest' in '$line'"
+}
+
+# check_rate_table ERASE BLOCK NCOLS: one line per size from ERASE halving to
+# BLOCK, each "<size> <rate>..." with NCOLS rates, padded fields.
+check_rate_table() {
+	local e=$1 b=$2 nc=$3 line i=0 c
+	local -a sizes
+	mapfile -t sizes < <(halving_sizes "$e" "$b")
+	local nlines
+	nlines=$(printf '%s\n' "$out" | wc -l)
+	[ "$nlines" = "${#sizes[@]}" ] || fail "$nlines lines, want ${#sizes[@]} (${sizes[*]}): $out"
+	[[ $out != *$'\t'* ]] || fail "rate table contains tabs"
+	while IFS= read -r line; do
+		FIELDS=()
+		check_padded_fields "$line" $((nc + 1))
+		[ "${FIELDS[0]}" = "${sizes[i]}" ] || fail "line $((i + 1)) size '${FIELDS[0]}', want '${sizes[i]}'"
+		for ((c = 1; c <= nc; c++)); do
+			[[ ${FIELDS[c]} =~ ^$RATE_RE$ ]] || fail "'${FIELDS[c]}' is not a rate in '$line'"
+		done
+		i=$((i + 1))
+	done <<<"$out"
+}
+
+# fill_random FILE SIZE_MIB: a file with known (random) contents
+fill_random() {
+	head -c $(($2 * 1048576)) /dev/urandom >"$1"
+}
+
+# fingerprint FILE: contents checksum and mtime (ns)
+fingerprint() {
+	echo "$(md5sum <"$1" | cut -d' ' -f1) $(stat -c %.9Y "$1")"
+}
+
+# make_loop and make_zram run in $(...) when called as documented, so their
+# bookkeeping (and skip) would stay in the subshell; these keep it here.
+# use_loop FILE [losetup options]: sets LOOP
+use_loop() {
+	local l rc
+	l=$(make_loop "$@"); rc=$?
+	[ "$rc" = 77 ] && skip "${l#skip: }"
+	[ "$rc" = 0 ] || fail "cannot attach a loop device: $l"
+	_loops+=("$l")
+	LOOP=$l
+}
+
+# use_zram SIZE: sets ZRAM
+use_zram() {
+	local z rc
+	z=$(make_zram "$1"); rc=$?
+	[ "$rc" = 77 ] && skip "${z#skip: }"
+	[ "$rc" = 0 ] || fail "cannot set up zram: $z"
+	_zram=1
+	ZRAM=$z
+}
+
+# use_shm_file NAME SIZE_MIB: a zero-filled file on tmpfs (fast writes),
+# removed on exit; sets SHMFILE
+use_shm_file() {
+	if [ -z "${SHM:-}" ]; then
+		SHM=$(mktemp -d /dev/shm/fbtest.XXXXXX) || fail "no /dev/shm"
+		trap '_cleanup; rm -rf "$SHM"' EXIT
+	fi
+	truncate -s "$2M" "$SHM/$1" || fail "cannot create $SHM/$1"
+	SHMFILE=$SHM/$1
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Ctrl-C twice during -O --preserve: the second one restores the saved spans
+# from the signal handler and exits at once; the device is unchanged.
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$T/disk.img
+head -c 64M /dev/urandom > "$img"
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
+_loops+=("$loop")
+stat_file=/sys/block/$(basename "$loop")/stat
+
+# 16 MiB erase blocks: 32 MiB to restore, long enough to be interrupted
+"$FB" -O --preserve -e 16M -b 4K "$loop" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 500); do
+	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+sleep 0.1
+kill -0 "$pid" 2>/dev/null || fail "-O ended before it could be interrupted: $(cat "$T/err")"
+kill -INT "$pid"
+sleep 0.01
+while kill -INT "$pid" 2>/dev/null; do sleep 0.005; done
+wait "$pid"; rc=$?
+out=$(cat "$T/out"); errout=$(cat "$T/err")
+expect_rc 130
+expect_err "restored and verified"
+[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
+exit 0

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Read-only tests open O_RDONLY: -a works on `losetup -r` (a write-protected card).
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$(make_file disk.img 64M)
+loop=$(make_loop "$img" -r) || { echo "$loop"; exit 77; }
+_loops+=("$loop")
+[ "$(blockdev --getro "$loop")" = 1 ] || fail "$loop is not read-only"
+
+run "$FB" -a -c 2 "$loop"
+expect_rc 0
+expect_out "^align 33554432	pre [0-9.]+[mµn]?s	on "
+expect_out "^align 32768	pre "
+[ -z "$errout" ] || fail "stderr: $errout"
+exit 0

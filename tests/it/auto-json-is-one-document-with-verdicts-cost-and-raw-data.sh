@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# --auto --destructive --json: one valid JSON document with the verdicts, the
+# advice, every raw measurement, and what the run wrote and how long the
+# device was busy.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || skip "no python3"
+
+run "$FB" --auto --destructive --json --max-write=4G sim:sdhc-good
+expect_rc 0
+printf '%s\n' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = d["verdict"]
+assert d["test"] == "auto" and d["destructive"] is True, d["test"]
+assert v["erase_size"]["bytes"] == 4 << 20, v["erase_size"]
+assert v["erase_size"]["confidence"] in ("high", "medium"), v["erase_size"]
+assert v["open_au_linear"]["n"] == 8 and not v["open_au_linear"]["at_least"], v["open_au_linear"]
+assert v["open_au_random"]["n"] == 4, v["open_au_random"]
+assert v["fat_area"]["aus"] == 2 and v["fat_area"]["bytes"] == 8 << 20, v["fat_area"]
+assert d["advice"]["sfdisk"] == "start=8192", d["advice"]
+assert d["advice"]["sfdisk_after_fat_area"] == "start=16384", d["advice"]
+assert len(d["align"]["rows"]) > 10
+runs = d["write_phase"]["open_au_runs"]
+assert any(r["nr"] == 9 and not r["random"] and r["verdict"] == "collapsed" for r in runs)
+assert all(r["result"]["rows"] for r in runs)
+assert d["write_phase"]["find_fat"]["rows"]
+c = d["cost"]
+assert 0 < c["bytes_written"] <= c["max_write"], c
+assert c["bytes_written"] == d["status"]["bytes_written"]
+assert c["device_ns"] >= c["align_device_ns"] + c["write_device_ns"] > 0, c
+' || fail "JSON does not hold the expected verdicts (see above)"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The text report of --auto --destructive: the verdict for each property,
+# partition/filesystem advice for that geometry, then the raw tables in the
+# original formats, ready to paste into a mailing-list post.
+. "$(dirname "$0")/../lib.sh"
+
+run "$FB" --auto --destructive --max-write=4G sim:sdhc-good
+expect_rc 0
+expect_out "^  erase block size +4MiB \((high|medium) confidence\)"
+expect_out "^  page size +16KiB"
+expect_out "^  open erase blocks +8 \("
+expect_out "^  open, random writes +4 \("
+expect_out "^  FAT-optimised area +2 erase blocks, 8MiB at the start"
+expect_out "^  written +[0-9.]+[MG]iB in "
+expect_out "sfdisk: +start=8192 "
+expect_out "Linux partitions after it start at start=16384"
+expect_out "mkfs\.ext4 -b 4096 -E stride=4,stripe_width=1024"
+expect_out "mkfs\.f2fs -s 2"
+expect_out "^align 4194304	pre [0-9.]+µs	on [0-9.]+µs	post [0-9.]+µs	diff [0-9.]+µs$"
+expect_out "^\\\$ flashbench --open-au sim:sdhc-good --erasesize=4MiB .*--open-au-nr=8 "
+expect_out "^4MiB +[0-9.]+M/s $"
+expect_out "^\\\$ flashbench --find-fat sim:sdhc-good "

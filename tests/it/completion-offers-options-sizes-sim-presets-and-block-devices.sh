@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The bash completion completes options, sizes, option values, sim: presets and
+# parameters (as the binary lists them), and whole block devices from /sys/block.
+. "$(dirname "$0")/../lib.sh"
+repo=$(cd "$TESTS_DIR/.." && pwd)
+# shellcheck source=../../completion/flashbench
+. "$repo/completion/flashbench"
+
+# complete LINE: COMPREPLY for the cursor at the end of LINE, as one line
+complete_line() {
+	COMP_LINE=$1 COMP_POINT=${#1} COMP_WORDS=("$FB")
+	COMPREPLY=()
+	_flashbench
+	printf '%s\n' "${COMPREPLY[*]}"
+}
+has() { [[ " $1 " == *" $2 "* ]] || fail "completing '$3' gave '$1', lacks '$2'"; }
+
+r=$(complete_line "flashbench --open-au-")
+[ "$r" = "--open-au-nr=" ] || fail "--open-au- -> '$r'"
+r=$(complete_line "flashbench --findf"); [ "$r" = "--findfat" ] || fail "--findf -> '$r'"
+r=$(complete_line "flashbench -"); for o in -a -O -f -s -i -p --json --plot= --preserve --auto --analyze= -V; do has "$r" "$o" "-"; done
+
+# sizes after an option, in both spellings; '=' is a word break, so only the value comes back
+r=$(complete_line "flashbench --erasesize=1"); for s in 1M 1.5M 12M 16M; do has "$r" "$s" "--erasesize=1"; done
+r=$(complete_line "flashbench -b 16"); [ "$r" = "16K 16M" ] || fail "-b 16 -> '$r'"
+r=$(complete_line "flashbench --on-error="); [ "$r" = "stop continue" ] || fail "--on-error= -> '$r'"
+
+# sim: presets and parameters come from the binary's --help
+presets=$("$FB" --help | awk '/^Presets:/ {p = 1; next} p && /^  [a-z0-9]/ {print $1}')
+[ -n "$presets" ] || fail "--help lists no sim: presets"
+r=$(complete_line "flashbench -a sim:")
+for p in $presets erasesize= open-au= noise=; do has "$r" "$p" "sim:"; done
+r=$(complete_line "flashbench -a sim:$(echo "$presets" | head -n 1),no")
+has "$r" "$(echo "$presets" | head -n 1),noise=" "sim:PRESET,no"
+
+# block devices: every whole device with a size shows up as /dev/NAME
+r=$(complete_line "flashbench -a /dev/")
+for d in /sys/block/*; do
+	[ -e "$d" ] && [ "$(cat "$d/size")" != 0 ] || continue
+	has "$r" "/dev/${d##*/}" "/dev/"
+done
+has "$(complete_line "flashbench -a s")" "sim:" "s"
+
+# file names for --plot
+touch "$T/run.svg"
+r=$(complete_line "flashbench --plot=$T/ru"); [ "$r" = "$T/run.svg" ] || fail "--plot=FILE -> '$r'"
+exit 0

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Another program holds the device with O_EXCL (as a mount in another namespace
+# would): the kernel's EBUSY becomes one clear line, exit 1, nothing written.
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$(make_file disk.img 32M)
+loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
+_loops+=("$loop")
+stat_file=/sys/block/$(basename "$loop")/stat
+
+python3 -c '
+import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+print("held", flush=True)
+time.sleep(60)
+' "$loop" >"$T/holder" &
+holder=$!
+trap 'kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; _cleanup' EXIT
+for _ in $(seq 1 100); do grep -q held "$T/holder" && break; sleep 0.05; done
+grep -q held "$T/holder" || skip "could not hold $loop exclusively"
+writes_before=$(awk '{print $7}' "$stat_file")
+
+run "$FB" -O "$loop"
+expect_rc 1
+expect_err "^flashbench: $loop is busy: something else has it open exclusively .*; not writing to it$"
+[ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line on stderr: $errout"
+[ "$(awk '{print $7}' "$stat_file")" = "$writes_before" ] || fail "sectors were written"
+
+run "$FB" -a -c 1 "$loop"	# reading needs no exclusive access
+expect_rc 0
+exit 0

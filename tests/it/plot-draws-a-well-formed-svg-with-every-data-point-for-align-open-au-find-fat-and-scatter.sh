@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# --plot=FILE.svg writes a well-formed, self-contained SVG with one marker per
+# measured value (its raw value in data-x/data-y) and labelled axes, next to
+# the usual text output.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || skip "no python3"
+dev=sim:sdxc-tlc
+
+cat >"$T/check.py" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+svg, data, test = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+root = ET.parse(svg).getroot()
+NS = "{http://www.w3.org/2000/svg}"
+assert root.tag == NS + "svg", root.tag
+raw = open(svg).read()
+assert "href" not in raw and "<script" not in raw, "not self-contained"
+series = root.findall(NS + "g[@class='series']")
+pts = [[(float(c.get("data-x")), float(c.get("data-y"))) for c in g.iter(NS + "circle")] for g in series]
+text = " ".join("".join(t.itertext()) for t in root.iter(NS + "text"))
+if test == "align":
+    want = sorted((r["align_bytes"], r["diff_ns"]) for r in data["align"]["rows"])
+    assert sorted(pts[0]) == want, (pts[0][:3], want[:3])
+    assert "boundary" in text and "MiB" in text and "s" in text, text
+elif test in ("open_au", "find_fat"):
+    rows = data[test]["rows"]
+    assert len(series) == len(rows[0]["rate_bytes_per_s"]), len(series)
+    for col, p in enumerate(pts):
+        want = sorted((r["blocksize_bytes"], r["rate_bytes_per_s"][col]) for r in rows)
+        assert sorted(p) == want, (col, sorted(p)[:3], want[:3])
+    assert "M/s" in text and "block size" in text, text
+elif test == "scatter":
+    want = [(p["offset_bytes"], p["min_ns"]) for p in data["scatter"]["points"]]
+    assert pts[0] == want, (pts[0][:3], want[:3])
+    assert "offset" in text and "MiB" in text, text
+PY
+
+# plot TEST-KEY OPTIONS...: text on stdout stays as without --plot; svg matches --json
+plot() {
+	local key=$1; shift
+	run "$FB" "$@" "$dev"
+	expect_rc 0
+	local plain=$out
+	run "$FB" --plot="$T/$key.svg" "$@" "$dev"
+	expect_rc 0
+	[ "$out" = "$plain" ] || fail "--plot changed the text output of $*"
+	[ -s "$T/$key.svg" ] || fail "no $T/$key.svg"
+	"$FB" --json "$@" "$dev" >"$T/$key.json" || fail "--json $*"
+	python3 "$T/check.py" "$T/$key.svg" "$T/$key.json" "$key" || fail "--plot $*"
+}
+
+plot align -a
+plot open_au -O --open-au-nr=3 --random
+plot find_fat -f --fat-nr=4
+plot scatter -s --scatter-order=8
+exit 0

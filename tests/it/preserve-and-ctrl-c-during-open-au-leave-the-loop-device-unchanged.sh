@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# --preserve, then Ctrl-C in the middle of -O: the current I/O finishes, the
+# partial results are printed, the saved data is written back, exit 130, and
+# the device holds exactly what it held before.
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$T/disk.img
+head -c 32M /dev/urandom > "$img"
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
+_loops+=("$loop")
+stat_file=/sys/block/$(basename "$loop")/stat
+
+"$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 500); do	# until the test has written something
+	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+sleep 0.2
+kill -0 "$pid" 2>/dev/null || fail "-O ended before it could be interrupted: $(cat "$T/err")"
+kill -INT "$pid"
+wait "$pid"; rc=$?
+out=$(cat "$T/out"); errout=$(cat "$T/err")
+expect_rc 130
+expect_out "^4MiB +[0-9.]+[KMG]?/s"
+printf '%s\n%s\n' "$out" "$errout" | grep -qi partial || fail "results not marked partial: $out $errout"
+[ "$(printf '%s\n' "$out" | grep -c /s)" -lt 11 ] || fail "all rows printed: not interrupted"
+[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
+exit 0

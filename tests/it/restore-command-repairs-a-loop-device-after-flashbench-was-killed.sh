@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# --preserve --backup=FILE has the saved spans on disk before the first
+# overwrite; when flashbench is killed mid-test, `--restore FILE DEV` puts them back.
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$T/disk.img
+head -c 32M /dev/urandom > "$img"
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
+_loops+=("$loop")
+stat_file=/sys/block/$(basename "$loop")/stat
+
+"$FB" -O --preserve --backup="$T/saved" -b 4K "$loop" >/dev/null 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 500); do
+	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+sleep 0.2
+kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
+{ wait "$pid"; } 2>/dev/null
+[ "$(sha256sum < "$img")" != "$before" ] || fail "nothing was overwritten: the test proves nothing"
+head -n 1 "$T/saved" | grep -qx "flashbench-backup 1" || fail "no backup header in $T/saved"
+
+run "$FB" --restore "$T/saved" "$loop"
+expect_rc 0
+expect_out "^restored 8388608 bytes in 1 span to $loop, verified$"
+[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
+exit 0

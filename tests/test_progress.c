@@ -1,0 +1,166 @@
+/* Progress: a line on a terminal after a second, nothing on a pipe, cheap ticks. */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#include "progress.h"
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Ticks for about `secs` seconds, 4 MiB per tick up to total ticks. */
+static void run_step(double secs, uint64_t total)
+{
+	double end = seconds() + secs;
+	uint64_t i = 0;
+
+	while (seconds() < end) {
+		if (i < total)
+			progress_tick(4 << 20);
+		i++;
+		usleep(200);
+	}
+}
+
+static size_t drain(int fd, char *buf, size_t n)
+{
+	size_t len = 0;
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	while (len < n - 1 && poll(&p, 1, 50) > 0) {
+		ssize_t r = read(fd, buf + len, n - 1 - len);
+
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static int stderr_to(int fd)
+{
+	int saved = dup(2);
+
+	fflush(stderr);
+	dup2(fd, 2);
+	return saved;
+}
+
+static void stderr_back(int saved)
+{
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+}
+
+static void test_terminal(void)
+{
+	static char out[65536];
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	CHECK(master >= 0);
+	if (master < 0)
+		return;
+	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	CHECK(slave >= 0);
+	if (slave < 0)
+		return;
+	int saved = stderr_to(slave);
+
+	progress_start("open-au", "4KiB", 10000);
+	run_step(1.3, 10000);
+	progress_done();
+	stderr_back(saved);
+	drain(master, out, sizeof(out));
+
+	char *first = strstr(out, "open-au: 4KiB ");
+	CHECK(first != NULL);
+	CHECK(strstr(out, "% ") != NULL);
+	CHECK(strstr(out, "MiB written ETA ") != NULL || strstr(out, "GiB written ETA ") != NULL);
+	CHECK(strchr(out, '\n') == NULL);	/* rewritten in place with \r, never scrolls */
+	/* the last thing written clears the line */
+	CHECK(strlen(out) >= 4 && strcmp(out + strlen(out) - 4, "\r\033[K") == 0);
+	/* refreshed at most ~5 times a second: a 1.3 s step, shown after 1 s, is a few lines */
+	int lines = 0;
+	for (char *p = out; (p = strstr(p, "open-au:")); p++)
+		lines++;
+	CHECK(lines >= 1 && lines <= 4);
+	close(slave);
+	close(master);
+}
+
+static void test_short_step_is_silent(void)
+{
+	char out[4096];
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		CHECK(0);
+		return;
+	}
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	int saved = stderr_to(slave);
+
+	progress_start("align", NULL, 100);
+	run_step(0.2, 100);
+	progress_done();
+	stderr_back(saved);
+	CHECK(drain(master, out, sizeof(out)) == 0);
+	close(slave);
+	close(master);
+}
+
+static void test_pipe_is_silent(void)
+{
+	char out[4096];
+	int fds[2];
+
+	CHECK(pipe(fds) == 0);
+	int saved = stderr_to(fds[1]);
+
+	progress_start("open-au", "4KiB", 10000);
+	run_step(1.1, 10000);
+	progress_done();
+	stderr_back(saved);
+	close(fds[1]);
+	CHECK(drain(fds[0], out, sizeof(out)) == 0);
+	close(fds[0]);
+}
+
+static void test_tick_is_cheap(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	int saved = stderr_to(fd);
+	double t0 = seconds();
+
+	/* /dev/null is not a terminal: the cheapest path */
+	progress_start("scatter", NULL, 0);
+	for (int i = 0; i < 10000000; i++)
+		progress_tick(0);
+	progress_done();
+	double idle = seconds() - t0;
+	stderr_back(saved);
+	close(fd);
+	CHECK(idle < 0.5);	/* about 20 ms; generous for sanitizers and a loaded machine */
+}
+
+int main(void)
+{
+	test_terminal();
+	test_short_step_is_silent();
+	test_pipe_is_silent();
+	test_tick_is_cheap();
+	return unit_summary();
+}

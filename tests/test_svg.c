@@ -1,0 +1,162 @@
+/* --plot SVG: well-formed XML (python3's xml.etree) carrying every data point. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "pyeval.h"
+
+#include "measure.h"
+#include "report.h"
+
+#define SVG "{http://www.w3.org/2000/svg}"
+/* python: list of (data-x, data-y) of series number N */
+#define POINTS(n) "[(c.get(\"data-x\"), c.get(\"data-y\")) for c in " \
+		  "d.findall(\"" SVG "g[@class=\\\"series\\\"]\")[" #n "].iter(\"" SVG "circle\")]"
+
+static struct mem m;
+
+static int render(const struct report *rep)
+{
+	int rc = svg_report(mem_open(&m), rep);
+
+	mem_close(&m);
+	return rc;
+}
+
+static const char *eval(const char *expr)
+{
+	return py_eval(PY_XML, m.buf, m.len, expr);
+}
+
+static const char *all_text = "\" \".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG "text\"))";
+
+static void test_align(void)
+{
+	struct align_row rows[] = {
+		{ 8388608, 1030000, 1120000, 1030000, 95600, 8, false },
+		{ 6291456, 1000000, 1100000, 1000000, 100000, 8, false },
+		{ 4194304, 1000000, 1090000, 1000000, 90000, 8, false },
+		{ 2097152, 0, 0, 0, 0, 8, true },
+		{ 1048576, 999000, 1000000, 1000000, -11000, 8, false },
+		{ 32768, 999000, 1000000, 1000000, 500, 8, false },
+	};
+	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 6, .rows = rows };
+	struct report rep = { .device = "/dev/sd<c>&\"x\"\x01\xff", .test = "align", .align = &r };
+
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("d.tag"), SVG "svg");
+	/* failed row: no point; the others, smallest boundary first */
+	CHECK_STR(eval(POINTS(0)), "[('32768', '500'), ('1048576', '-11000'), ('4194304', '90000'), "
+				   "('6291456', '100000'), ('8388608', '95600')]");
+	/* the device name survives escaping, the invalid bytes do not break the document */
+	CHECK_STR(eval("\"/dev/sd<c>&\\\"x\\\"?\\ufffd\" in d.find(\"" SVG "title\").text"), "True");
+	/* axes are labelled with units */
+	CHECK_STR(eval("all(u in " "(" "\" \".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG
+		       "text\"))) for u in (\"MiB\", \"\xc2\xb5s\", \"boundary\", \"diff\"))"), "True");
+	/* log scale: 1 MiB -> 4 MiB is twice as far as 4 MiB -> 8 MiB */
+	CHECK_STR(eval("(lambda c: round((c[2] - c[1]) / (c[3] - c[2]), 1))"
+		       "([float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][:1] + "
+		       "[float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][1:3] + "
+		       "[float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][4:5])"), "2.0");
+	free(m.buf);
+}
+
+static void test_rates(void)
+{
+	struct rate_row rows[3];
+	struct rate_result r = { .erasesize = 6 << 20, .blocksize = 1536 << 10, .offset = 0, .nr = 3,
+				 .nrows = 3, .rows = rows };
+	struct report rep = { .device = "sim:tlc", .test = "find-fat", .rates = &r };
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 3; i++) {
+		rows[i].blocksize = (6u << 20) >> i;
+		rows[i].ncols = 3;
+		for (int c = 0; c < 3; c++)
+			rows[i].rate[c] = 1e6 * (c + 1) + 1000 * i;
+	}
+	rows[2].failed[1] = true;
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("len(d.findall(\"" SVG "g[@class=\\\"series\\\"]\"))"), "3");
+	CHECK_STR(eval(POINTS(0)), "[('1572864', '1002000'), ('3145728', '1001000'), ('6291456', '1000000')]");
+	CHECK_STR(eval(POINTS(1)), "[('3145728', '2001000'), ('6291456', '2000000')]");
+	CHECK_STR(eval(POINTS(2)), "[('1572864', '3002000'), ('3145728', '3001000'), ('6291456', '3000000')]");
+	/* tick labels at the measured sizes, rates with their unit */
+	CHECK_STR(eval("[u in (\"\".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG "text\"))) "
+		       "for u in (\"1.5MiB\", \"3MiB\", \"6MiB\", \"M/s\", \"erase block 2\")]"),
+		  "[True, True, True, True, True]");
+	CHECK(strstr(m.buf, "find-fat") != NULL);
+	free(m.buf);
+
+	/* --open-au: one column, one line */
+	rep.test = "open-au";
+	for (int i = 0; i < 3; i++)
+		rows[i].ncols = 1;
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("len(d.findall(\"" SVG "g[@class=\\\"series\\\"]\"))"), "1");
+	CHECK_STR(eval("len(list(d.iter(\"" SVG "polyline\")))"), "1");
+	CHECK_STR(eval("\"open-au-nr=3\" in " "\"\".join(d.itertext())"), "True");
+	free(m.buf);
+}
+
+static void test_scatter(void)
+{
+	enum { N = 512 };
+	struct scatter_point pts[N];
+	struct scatter_result r = { .blocksize = 16384, .span_bytes = 16384 * N, .npoints = N,
+				    .points = pts };
+	struct report rep = { .device = "f", .test = "scatter", .scatter = &r };
+
+	for (int i = 0; i < N; i++)
+		pts[i] = (struct scatter_point){ (uint64_t)i * 16384, 14000 + (i % 64) * 100, false };
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("len(list(d.iter(\"" SVG "circle\")))"), "512");
+	CHECK_STR(eval(POINTS(0) "[511]"), "('8372224', '20300')");
+	CHECK_STR(eval("[u in (\"\".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG "text\"))) "
+		       "for u in (\"MiB\", \"\xc2\xb5s\", \"offset\")]"), "[True, True, True]");
+	free(m.buf);
+}
+
+static void test_others(void)
+{
+	struct interval_row irows[] = { { 512, 11100, 22100, 88900, 46134400.0, false },
+					{ 1024, 12100, 23100, 89900, 46134400.0, false } };
+	struct interval_result iv = { .nrows = 2, .rows = irows };
+	struct program_row prows[] = { { "read", 4096, 3.78e6, false }, { "write zeros", 4096, 1e6, false },
+				       { "read", 8192, 5e6, false }, { "write zeros", 8192, NAN, true } };
+	struct program_result pr = { .nrows = 4, .rows = prows };
+	struct align_result empty = { .blocksize = 4096 };
+	struct report rep = { .device = "f", .test = "interval", .interval = &iv };
+
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval(POINTS(1)), "[('512', '22100'), ('1024', '23100')]");
+	free(m.buf);
+
+	rep = (struct report){ .device = "f", .test = "program", .program = &pr };
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("[g.get(\"data-name\") for g in d.findall(\"" SVG "g[@class=\\\"series\\\"]\")]"),
+		  "['read', 'write zeros']");
+	CHECK_STR(eval(POINTS(1)), "[('4096', '1000000')]");
+	free(m.buf);
+
+	/* no rows at all: still a well-formed chart that says so */
+	rep = (struct report){ .device = "f", .test = "align", .align = &empty };
+	CHECK(render(&rep) == 0);
+	CHECK_STR(eval("\"no data\" in \"\".join(d.itertext())"), "True");
+	free(m.buf);
+
+	rep = (struct report){ .device = "f", .test = "align" };
+	CHECK(render(&rep) == -1);
+	free(m.buf);
+	(void)all_text;
+}
+
+int main(void)
+{
+	test_align();
+	test_rates();
+	test_scatter();
+	test_others();
+	return unit_summary();
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# -e 1.5M, 3M, 6M, 12M: -O, -f and -p list 6MiB 3MiB 1.5MiB 768KiB ...;
+# -a, -s and -i accept them.
+. "$(dirname "$0")/../lib.sh" || exit 1
+. "$TESTS_DIR/formats.sh" || exit 1
+
+use_shm_file card 64; f=$SHMFILE
+for e in 1.5M 3M 6M 12M; do
+	eb=$(to_bytes "$e")
+	run "$FB" -O -e "$e" -b $((eb / 16)) "$f"
+	expect_rc 0
+	check_rate_table "$eb" $((eb / 16)) 1
+	run "$FB" --open-au --random --open-au-nr=3 -e "$e" -b $((eb / 4)) "$f"
+	expect_rc 0
+	check_rate_table "$eb" $((eb / 4)) 1
+	run "$FB" -f --fat-nr=3 -e "$e" -b $((eb / 8)) "$f"
+	expect_rc 0
+	check_rate_table "$eb" $((eb / 8)) 3
+	run "$FB" -p -e "$e" -b $((eb / 2)) "$f"
+	expect_rc 0
+	for s in $(halving_sizes "$eb" $((eb / 2))); do
+		printf '%s\n' "$out" | grep -qE "^write zeros linear +$s " || fail "-p -e $e: no $s row: $out"
+	done
+	run "$FB" -a -c 1 -e "$e" "$f"
+	expect_rc 0
+	run "$FB" -s --scatter-order=2 -e "$e" "$f"
+	expect_rc 0
+	run "$FB" -i --interval-order=2 -e "$e" "$f"
+	expect_rc 0
+done
