@@ -202,9 +202,14 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int r
 	s->sep = s->h - s->l;
 	s->local = median(on_near, non_near) -
 		   (nbelow_near ? median(below_near, nbelow_near) : s->l);
-	/* noise from the rows just below x: the whole set may hold two plateaus */
+	/*
+	 * Noise: the rows just below x, or the multiples of x if those are
+	 * steadier (rows below can mix a plateau with diluted rows).
+	 */
 	s->sigma_below = nbelow_near >= 3 ? robust_sigma(below_near, nbelow_near)
 					  : robust_sigma(below, nbelow);
+	if (non >= 3)
+		s->sigma_below = fmin(s->sigma_below, robust_sigma(on, non));
 	/*
 	 * Multiples of x are high; a smaller row only counts against x when it
 	 * is nearly as high (a row hitting real boundaries at some of its
@@ -258,6 +263,9 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 				continue;
 			struct step s;
 			eval_step(p, n, top, p[i].align, relaxed, &s);
+			if (getenv("ANALYZE_TRACE") && pass == 0)
+				fprintf(stderr, "x=%llu valid=%d dx=%.0f h=%.0f l=%.0f sep=%.0f sig=%.0f fon=%.2f fbelow=%.2f local=%.0f\n",
+					(unsigned long long)s.x, s.valid, s.dx, s.h, s.l, s.sep, s.sigma_below, s.f_on, s.f_below, s.local);
 			if (!s.valid)
 				continue;
 			if (pass == 0) {
@@ -453,8 +461,8 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 #define STEP_COLLAPSE 0.75	/* throughput ratio per halving: ~0.5 when time per write is constant */
 #define MAX_PAGE_HINT (64 * 1024)	/* a larger "page" from -a is not a page */
 #define GC_FRACTION 0.25	/* time per write vs writing a whole erase block at full speed */
-#define WEAK_GC_FRACTION 0.06
-#define MIN_GC_START (128 * 1024)
+#define WEAK_GC_FRACTION 0.05
+#define MIN_GC_START (32 * 1024)
 
 static bool row_ok(const struct rate_row *row)
 {
@@ -476,6 +484,7 @@ struct run_look {
 	double time_per_write;	/* there, seconds */
 	double gc_fraction;
 	uint64_t smallest;	/* smallest block size looked at */
+	int longest_stretch;	/* most halving steps in a row */
 };
 
 static void look_at_run(const struct rate_result *r, uint64_t page, struct run_look *out)
@@ -509,6 +518,8 @@ static void look_at_run(const struct rate_result *r, uint64_t page, struct run_l
 		stretch = row->rate[0] <= STEP_COLLAPSE * prev->rate[0] ? stretch + 1 : 0;
 		if (stretch == 1)
 			stretch_top = prev->blocksize;
+		if (stretch > out->longest_stretch)
+			out->longest_stretch = stretch;
 		/*
 		 * Time per write near an erase-block rewrite is a collapse at any
 		 * size; a smaller constant time (garbage collection of a partly
@@ -637,6 +648,24 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
 		return;
 	}
+	/*
+	 * A run that "holds" on its own but is far slower for small writes
+	 * than the N before it, with throughput halving per halving of the
+	 * block size, collapsed too (garbage collection cheaper than a whole
+	 * erase-block rewrite, as in random mode).
+	 */
+	int relative = -1;
+	for (int i = 1; i < m; i++) {
+		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS || looks[i].longest_stretch < 2)
+			continue;
+		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
+					     first_run[i - 1]->erasesize / 4);
+		if (g >= 2) {
+			uv[i] = RUN_COLLAPSED;
+			if (relative < 0)
+				relative = i;
+		}
+	}
 	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", un, uv, m, RUN_HOLDS);
 	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", un, uv, m, RUN_COLLAPSED);
 	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", un, uv, m, RUN_UNCLEAR);
@@ -694,10 +723,15 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 			out->conf = CONF_LOW;	/* untested gap between held and collapsed */
 		char a[32], b[32];
 		const struct run_look *l = &looks[fc];
-		appendf(out->evidence, sizeof(out->evidence),
-			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
-			un[fc], analyze_size_str(a, sizeof(a), l->at),
-			analyze_time_str(b, sizeof(b), l->time_per_write * 1e9), 100 * l->gc_fraction);
+		if (fc == relative)
+			appendf(out->evidence, sizeof(out->evidence),
+				"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
+				un[fc], un[fc - 1]);
+		else
+			appendf(out->evidence, sizeof(out->evidence),
+				"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
+				un[fc], analyze_size_str(a, sizeof(a), l->at),
+				analyze_time_str(b, sizeof(b), l->time_per_write * 1e9), 100 * l->gc_fraction);
 		if (holds_above) {
 			out->conf = CONF_LOW;
 			appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");

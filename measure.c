@@ -270,13 +270,18 @@ int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out
 
 /*
  * Boundary places for one alignment: up to seven multiples of it, spread
- * across the device like the largest boundary's multiples.
+ * across the device about as far apart as the largest boundary. The step
+ * is a power-of-two multiple of the alignment, so a 6 MiB row on a 12 MiB
+ * card only ever lands on odd multiples of 6 MiB and stays cleanly low.
  */
 static int align_positions(uint64_t size, uint64_t a, uint64_t top, uint64_t bs, uint64_t *step)
 {
 	int n = 0;
+	uint64_t mult = 1;
 
-	*step = a * (top / a > 1 ? top / a : 1);
+	while (mult * 2 <= top / a)
+		mult *= 2;
+	*step = a * mult;
 	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += *step)
 		n++;
 	return n;

@@ -621,47 +621,56 @@ static uint64_t backup_data_pos(int span, uint64_t pos)
 	return at + pos;
 }
 
-/* Writes every span back and reads it back to compare. Async-signal-safe. */
-static int restore_spans(struct restore_failure *f)
+/* One chunk of span i back to the device, read back and compared: 0 or -1 with f set. */
+static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *f)
 {
+	uint64_t off = pv.spans[i].off + pos;
+	const char *src;
+	int e;
+
+	if (pv.backup_fd >= 0) {
+		e = full_io(pv.backup_fd, pv.chunk, c, backup_data_pos(i, pos), false);
+		if (e) {
+			*f = (struct restore_failure){ off, c, e, true };
+			return -1;
+		}
+		src = pv.chunk;
+	} else {
+		src = (const char *)pv.data[i] + pos;
+	}
+	e = full_io(pv.fd, (void *)src, c, off, true);
+	if (!e)
+		e = full_io(pv.fd, pv.check, c, off, false);
+	if (e || memcmp(src, pv.check, c) != 0) {
+		*f = (struct restore_failure){ off, c, e, false };
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Writes every span back and reads it back to compare; past a failure it
+ * goes on (a dying card may still take the rest) and reports the first.
+ * Async-signal-safe.
+ */
+static int restore_spans(struct restore_failure *first)
+{
+	struct restore_failure f;
+	int r = 0;
+
 	if (pv.fd < 0)
 		return 0;	/* a sim: card stores no data */
 	for (int i = 0; i < pv.nspans; i++) {
 		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
 			uint64_t left = pv.spans[i].len - pos;
 			size_t c = left < CHUNK ? (size_t)left : CHUNK;
-			uint64_t off = pv.spans[i].off + pos;
-			const char *src;
-			int e;
-
-			f->off = off;
-			f->len = c;
-			f->backup = false;
-			if (pv.backup_fd >= 0) {
-				e = full_io(pv.backup_fd, pv.chunk, c, backup_data_pos(i, pos), false);
-				if (e) {
-					f->err = e;
-					f->backup = true;
-					return -1;
-				}
-				src = pv.chunk;
-			} else {
-				src = (const char *)pv.data[i] + pos;
-			}
-			e = full_io(pv.fd, (void *)src, c, off, true);
-			if (!e)
-				e = full_io(pv.fd, pv.check, c, off, false);
-			if (e) {
-				f->err = e;
-				return -1;
-			}
-			if (memcmp(src, pv.check, c) != 0) {
-				f->err = 0;
-				return -1;
+			if (restore_chunk(i, pos, c, &f) < 0 && r == 0) {
+				*first = f;
+				r = -1;
 			}
 		}
 	}
-	return 0;
+	return r;
 }
 
 static void describe_restore_failure(const struct restore_failure *f, char *err, size_t n)
@@ -1003,8 +1012,13 @@ static void on_stop_signal(int sig)
 		struct restore_failure f;
 		pv_armed = 0;
 		say("flashbench: restoring the preserved data\n");
-		say(restore_spans(&f) == 0 ? "flashbench: restored and verified\n"
-					   : "flashbench: restoring FAILED\n");
+		if (restore_spans(&f) == 0)
+			say("flashbench: restored and verified\n");
+		else if (pv.backup_fd >= 0)
+			say("flashbench: restoring FAILED; the backup file is intact: "
+			    "flashbench --restore FILE DEVICE\n");
+		else
+			say("flashbench: restoring FAILED\n");
 	}
 	_exit(128 + sig);
 }

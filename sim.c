@@ -6,17 +6,22 @@
  * crosses a page boundary and a larger one when it crosses an erase-block
  * boundary: what `-a` looks for.
  *
- * Writes go to erase blocks ("AUs"). Up to open_au of them are open; an
- * open block remembers the range [lo, wp) written since it was opened.
- * Writing at wp continues it; a block written up to its end is closed
- * (the part before lo, if any, is copied in). Writing into a block that is
- * not open opens it, garbage-collecting the least recently used open block
- * when all slots are taken: its unwritten rest is copied and the old copy
- * erased, which costs about as much as writing a whole erase block. An
- * out-of-order write switches its block to random mode when fewer than
- * random_au blocks are in it; otherwise a forward jump copies the gap and
- * a backward one garbage-collects the block on the spot. The first fat_aus
- * blocks are page-mapped: no open slots, no per-write mapping overhead.
+ * Writes cost a command latency plus one page program per page touched (a
+ * partial page costs a whole one), plus a mapping overhead outside the
+ * first fat_aus erase blocks, which are page-mapped and need nothing else.
+ * Elsewhere up to open_au erase blocks are open; an open block remembers
+ * the range [lo, wp) written since it was opened. Writing at wp continues
+ * it; a block written up to its end is closed (the part before lo, if any,
+ * is copied in) and rewriting it from its start is a fresh allocation.
+ * Writing into a block that is not open opens it, garbage-collecting the
+ * least recently used open block when all slots are taken: its unwritten
+ * rest is copied and the old copy erased, about the cost of writing a
+ * whole erase block. An out-of-order write switches its block to random
+ * mode, collecting the least recently used random-mode block when
+ * random_au are in it already; with random_au=0, a forward jump copies the
+ * gap and a backward one garbage-collects the block on the spot.
+ * Discard erases the erase blocks it covers: collecting one copies nothing.
+ * noise=PCT scales every cost by a seeded factor in [1-PCT%, 1+PCT%].
  */
 #include "sim.h"
 
@@ -74,23 +79,23 @@ static const struct preset generic = {
 };
 
 static const struct preset presets[] = {
-	{ "microsd-cheap", "8GiB microSD, 4MiB AU, 16KiB page, 1 open AU, no random, no FAT area",
+	{ "microsd-cheap", "8GiB microSD, 4MiB AU, 16KiB page, open 1, random 0, FAT 0",
 	  CFG(8 * GiB, 4 * MiB, 16 * KiB, 1, 0, 0),
 	  { 400 * US, 12 * MBPS, 80 * US, 180 * US, 300 * US, 6 * MBPS,
 	    0.8, 4 * MS, 500 * US, 8 * MBPS, 200 * US } },
-	{ "sdhc-good", "32GiB SDHC, 4MiB AU, 16KiB page, 8 open AUs, 4 random, 2 FAT AUs",
+	{ "sdhc-good", "32GiB SDHC, 4MiB AU, 16KiB page, open 8, random 4, FAT 2",
 	  CFG(32 * GiB, 4 * MiB, 16 * KiB, 8, 4, 2),
 	  { 250 * US, 22 * MBPS, 100 * US, 200 * US, 150 * US, 18 * MBPS,
 	    1.0, 2 * MS, 200 * US, 25 * MBPS, 100 * US } },
-	{ "emmc", "16GiB eMMC, 512KiB erase block, 8KiB page, 16 open, 16 random, no FAT area",
+	{ "emmc", "16GiB eMMC, 512KiB AU, 8KiB page, open 16, random 16, FAT 0",
 	  CFG(16 * GiB, 512 * KiB, 8 * KiB, 16, 16, 0),
 	  { 100 * US, 80 * MBPS, 40 * US, 90 * US, 80 * US, 25 * MBPS,
 	    0.8, 1 * MS, 100 * US, 40 * MBPS, 50 * US } },
-	{ "sdxc-tlc", "64GiB TLC SDXC, 12MiB AU, 16KiB page, 4 open AUs, 2 random, 1 FAT AU",
+	{ "sdxc-tlc", "64GiB TLC SDXC, 12MiB AU, 16KiB page, open 4, random 2, FAT 1",
 	  CFG(64 * GiB, 12 * MiB, 16 * KiB, 4, 2, 1),
 	  { 300 * US, 40 * MBPS, 100 * US, 220 * US, 200 * US, 15 * MBPS,
 	    1.1, 5 * MS, 300 * US, 20 * MBPS, 100 * US } },
-	{ "cf-16m", "32GiB CompactFlash, 16MiB erase block, 32KiB page, 4 open, 1 random, 1 FAT AU",
+	{ "cf-16m", "32GiB CF card, 16MiB AU, 32KiB page, open 4, random 1, FAT 1",
 	  CFG(32 * GiB, 16 * MiB, 32 * KiB, 4, 1, 1),
 	  { 200 * US, 30 * MBPS, 120 * US, 260 * US, 150 * US, 20 * MBPS,
 	    1.0, 6 * MS, 300 * US, 25 * MBPS, 100 * US } },
@@ -606,8 +611,9 @@ const char *sim_help(void)
 	if (text[0])
 		return text;
 	n = (size_t)snprintf(text, sizeof(text),
-		"Simulated cards: DEVICE \"sim:[PRESET][,KEY=VALUE...]\" runs on a virtual clock\n"
-		"(no hardware, no root; same spec and seed give the same output). Keys:\n"
+		"  A card on a virtual clock: no hardware, no root; the same spec and seed\n"
+		"  give the same output. A preset comes first, keys override it; defaults\n"
+		"  are those without a preset.\n"
 		"  size=SIZE        capacity (default 4GiB)\n"
 		"  erasesize=SIZE   erase block / allocation unit, 2^n or 3*2^n (default 4MiB)\n"
 		"  pagesize=SIZE    write unit; smaller writes cost a whole page (default 16KiB)\n"
@@ -618,9 +624,9 @@ const char *sim_help(void)
 		"  seed=N           jitter seed (default 1)\n"
 		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
 		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
-		"Presets:\n");
+		"  Presets:\n");
 	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-16s %s\n",
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",
 				      presets[i].name, presets[i].what);
 	return text;
 }

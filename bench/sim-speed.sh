@@ -37,24 +37,25 @@ def ios_rates(doc, key):
     e, n = r.get("erasesize_bytes", 16 << 20), r.get("nr", doc["parameters"].get("open_au_nr", 2))
     return sum(n * e // row["blocksize_bytes"] for row in r.get("rows", []))
 
-cases = [
-    ("-a, 32 GiB card", ["-a", "sim:size=32G"], ios_align),
-    ("-O, 16 MiB erase size, 2 AUs, to 16 KiB", ["-O", "-e", "16M", "sim:size=32G,erasesize=16M"],
+cases = [  # (short label, description, arguments, I/O count from the JSON)
+    ("-a 32GiB", "-a, 32 GiB card", ["-a", "sim:size=32G"], ios_align),
+    ("-O 16MiB", "-O, 16 MiB erase size, 2 AUs, to 16 KiB", ["-O", "-e", "16M", "sim:size=32G,erasesize=16M"],
      lambda d: ios_rates(d, "open_au")),
-    ("-O, 16 MiB erase size, 17 AUs, to 4 KiB", ["-O", "-e", "16M", "-b", "4K", "--open-au-nr=17",
-     "sim:size=32G,erasesize=16M,pagesize=4K,open-au=16"], lambda d: ios_rates(d, "open_au")),
+    ("-O 16MiB x17 to 4KiB", "-O, 16 MiB erase size, 17 AUs, to 4 KiB",
+     ["-O", "-e", "16M", "-b", "4K", "--open-au-nr=17",
+      "sim:size=32G,erasesize=16M,pagesize=4K,open-au=16"], lambda d: ios_rates(d, "open_au")),
 ]
 summary = []
-for name, args, count in cases:
+for label, name, args, count in cases:
     cpu, doc = cpu_of(args)
     dev_s = doc["status"]["device_ns"] / 1e9
     try:
         ios = count(doc)
     except (KeyError, TypeError):
         ios = 0
-    per_io = f"{cpu / ios * 1e9:.0f} ns CPU per I/O over {ios} I/Os, " if ios else ""
+    per_io = f"{cpu / ios * 1e9:.0f} ns CPU per I/O (whole run) over {ios} I/Os, " if ios else ""
     print(f"{name:42} {cpu:.3f} s CPU = {cpu / 1.0:.1%} of the 1 s budget; {per_io}"
           f"simulated device time {dev_s:.1f} s ({dev_s / max(cpu, 1e-6):,.0f}x faster than the card)")
-    summary.append(f"{name.split(',')[0]} {cpu * 1e3:.0f} ms")
+    summary.append(f"{label} {cpu * 1e3:.0f} ms")
 print("sim-speed: " + "; ".join(summary) + " of CPU (budget 1000 ms each; best of %d)" % RUNS)
 PY

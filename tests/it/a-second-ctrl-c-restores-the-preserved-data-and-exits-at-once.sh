@@ -4,14 +4,14 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$T/disk.img
-head -c 64M /dev/urandom > "$img"
+head -c 32M /dev/urandom > "$img"
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
 _loops+=("$loop")
 stat_file=/sys/block/$(basename "$loop")/stat
 
-# 16 MiB erase blocks: 32 MiB to restore, long enough to be interrupted
-"$FB" -O --preserve -e 16M -b 4K "$loop" >"$T/out" 2>"$T/err" &
+# 8 MiB erase blocks: 16 MiB to restore, long enough to be interrupted
+"$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
 pid=$!
 for _ in $(seq 1 500); do
 	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break

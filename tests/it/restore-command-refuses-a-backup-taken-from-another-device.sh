@@ -3,9 +3,9 @@
 # (here: a loop over another file) or of another size is refused, exit 2, untouched.
 . "$(dirname "$0")/../lib.sh"
 need_root
-head -c 32M /dev/urandom > "$T/a.img"
-head -c 32M /dev/urandom > "$T/b.img"
-head -c 16M /dev/urandom > "$T/c.img"
+head -c 16M /dev/urandom > "$T/a.img"
+head -c 16M /dev/urandom > "$T/b.img"
+head -c 8M /dev/urandom > "$T/c.img"
 b_before=$(sha256sum < "$T/b.img")
 c_before=$(sha256sum < "$T/c.img")
 a=$(make_loop "$T/a.img") || { echo "$a"; exit 77; }
@@ -15,7 +15,7 @@ _loops+=("$b")
 c=$(make_loop "$T/c.img") || { echo "$c"; exit 77; }
 _loops+=("$c")
 
-run "$FB" -O --preserve --backup="$T/saved" -e 1M --offset=8M "$a"
+run "$FB" -O --preserve --backup="$T/saved" -e 1M -b 256K --offset=8M "$a"
 expect_rc 0
 [ -s "$T/saved" ] || fail "no backup written"
 
@@ -25,7 +25,7 @@ expect_err "^flashbench: --restore: $b is .*b\.img.* but $T/saved was taken from
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line: $errout"
 run "$FB" --restore "$T/saved" "$c"
 expect_rc 2
-expect_err "^flashbench: --restore: $c has 16777216 bytes but $T/saved was taken from $a with 33554432 bytes; not restoring$"
+expect_err "^flashbench: --restore: $c has 8388608 bytes but $T/saved was taken from $a with 16777216 bytes; not restoring$"
 [ "$(sha256sum < "$T/b.img")" = "$b_before" ] || fail "$b was written"
 [ "$(sha256sum < "$T/c.img")" = "$c_before" ] || fail "$c was written"
 exit 0

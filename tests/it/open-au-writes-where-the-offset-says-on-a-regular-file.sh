@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-f=$T/card
+use_shm_file card 48; f=$SHMFILE
 fill_random "$f" 48
 cp "$f" "$T/orig"
 run "$FB" -O -e 3M -b 768K "$f"

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-f=$T/card
+use_shm_file card 8; f=$SHMFILE
 fill_random "$f" 8
 cp "$f" "$T/orig"
 run "$FB" --discard=1M:2M "$f"
@@ -14,7 +14,7 @@ cmp -s <(head -c $((3 << 20)) "$f" | tail -c $((2 << 20))) <(head -c $((2 << 20)
 cmp -s <(head -c $((1 << 20)) "$f") <(head -c $((1 << 20)) "$T/orig") || fail "before the range changed"
 cmp -s <(tail -c $((5 << 20)) "$f") <(tail -c $((5 << 20)) "$T/orig") || fail "after the range changed"
 
-use_shm_file card 8; g=$SHMFILE
+use_shm_file card2 8; g=$SHMFILE
 head -c $((8 << 20)) /dev/urandom >"$g"
 cp "$g" "$T/orig2"
 use_loop "$g"

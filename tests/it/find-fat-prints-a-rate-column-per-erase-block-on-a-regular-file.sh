@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-f=$(make_file card 32M)
+use_shm_file card 32; f=$SHMFILE
 run "$FB" -f -e 1M -b 128K "$f"
 expect_rc 0
 check_rate_table $((1 << 20)) $((128 << 10)) 6

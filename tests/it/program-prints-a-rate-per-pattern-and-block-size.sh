@@ -19,12 +19,12 @@ check_program() { # ERASE BLOCK
 	[ "$(printf '%s\n' "$out" | wc -l)" = $((8 * ${#sizes[@]})) ] || fail "extra lines: $out"
 }
 
-f=$(make_file card 32M)
+use_shm_file card 32; f=$SHMFILE
 run "$FB" -p -e 1M -b 256K "$f"
 expect_rc 0
 check_program $((1 << 20)) $((256 << 10))
 
-use_shm_file card 32; g=$SHMFILE
+use_shm_file card2 32; g=$SHMFILE
 use_loop "$g"
 run "$FB" --program -e 512K -b 64K "$LOOP"
 expect_rc 0

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-f=$(make_file card 64M)
+use_shm_file card 64; f=$SHMFILE
 run "$FB" --open-au "$f"
 expect_rc 0
 check_rate_table $((4 << 20)) $((16 << 10)) 1

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Every invalid value: exactly one line on stderr naming the option and the
+# value, exit 2, nothing on stdout, and no I/O at all (the target's contents
+# and mtime unchanged; with strace, no read/write/discard of it either).
+# Each row is its own check; the script fails if any row fails.
+. "$(dirname "$0")/../lib.sh" || exit 1
+. "$TESTS_DIR/formats.sh" || exit 1
+
+F=$T/card			# 32 MiB of known contents, logical block size 512
+fill_random "$F" 32
+SMALL=$T/small			# too small for any test
+head -c 16384 /dev/urandom >"$SMALL"
+EMPTY=$T/empty
+: >"$EMPTY"
+touch -d '2020-01-01 00:00:00' "$F" "$SMALL" "$EMPTY"
+use_strace=0
+command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null && use_strace=1
+
+# option-regex # value-regex # arguments (@F@ @SMALL@ @EMPTY@ replaced)
+rows=(
+	'blocksize#0#-a -b 0 @F@'
+	'blocksize#-4096#-a -b -4096 @F@'
+	'blocksize#abc#-a --blocksize=abc @F@'
+	'blocksize#1\.5#-a -b 1.5 @F@'
+	'blocksize#4q#-O -b 4q @F@'
+	'blocksize#99999999999999999999#-a -b 99999999999999999999 @F@'
+	'blocksize#1000#-a -b 1000 @F@'
+	'blocksize#1000#-O -b 1000 @F@'
+	'blocksize#(8M|8388608|8MiB)#-O -e 4M -b 8M @F@'
+	'blocksize#(8M|8388608|8MiB)#-f -e 4M -b 8M @F@'
+	'erasesize#0#-O -e 0 @F@'
+	'erasesize#-4M#-O -e -4M @F@'
+	'erasesize#4x#-O --erasesize=4x @F@'
+	'erasesize#(1000|4000)#-p -e 4000 -b 1000 @F@'
+	'count#0#-a -c 0 @F@'
+	'count#-1#-a --count=-1 @F@'
+	'count#x#-a -c x @F@'
+	'open-au-nr#0#-O --open-au-nr=0 @F@'
+	'open-au-nr#-2#-O --open-au-nr=-2 @F@'
+	'fat-nr#0#-f --fat-nr=0 @F@'
+	'scatter-order#-1#-s --scatter-order=-1 @F@'
+	'scatter-order#99#-s --scatter-order=99 @F@'
+	'scatter-span#0#-s --scatter-span=0 @F@'
+	'interval-order#.#-i @F@'
+	'interval-order#0#-i --interval-order=0 @F@'
+	'interval-order#99#-i --interval-order=99 @F@'
+	'offset#1000#-O --offset=1000 @F@'
+	'offset#(64M|67108864)#-O --offset=64M @F@'
+	'(offset|open-au-nr)#(30M|31457280|3)#-O --offset=30M --open-au-nr=3 -e 1M @F@'
+	'(fat-nr|erasesize)#(20|4M|4194304)#-f --fat-nr=20 @F@'
+	'(scatter|span|order)#(16|4096)#-s --scatter-order=16 @F@'
+	'@SMALL@#small#-a @SMALL@'
+	'@SMALL@#small#-O @SMALL@'
+	'@SMALL@#small#-f @SMALL@'
+	'@SMALL@#small#-p @SMALL@'
+	'@EMPTY@#empty#-a @EMPTY@'
+	'@EMPTY@#empty#-O @EMPTY@'
+	'device#(no|missing)#-a'
+	'device#@F@#-a @F@ @SMALL@'
+	'--bogus#unknown#--bogus @F@'
+	'-Z#unknown#-Z @F@'
+	'@F@#(test|action)#@F@'
+	'(align|open-au)#(one|only)#-a -O @F@'
+	'discard#garbage#--discard=garbage @F@'
+	'discard#0:0#--discard=0:0 @F@'
+	'discard#(64M|67108864)#--discard=64M:1M @F@'
+	'discard#1000#--discard=1000:4096 @F@'
+	'(-b|blocksize)#(value|argument)#-a @F@ -b'
+	'on-error#maybe#-a --on-error=maybe @F@'
+)
+
+before_f=$(fingerprint "$F") before_s=$(fingerprint "$SMALL") before_e=$(fingerprint "$EMPTY")
+failures=0 row_failed=0
+row_fail() {
+	echo "FAIL row [$1]: $2" >&2
+	row_failed=1
+}
+traced_io() {
+	grep -E '^[0-9]+ +(pread|pwrite|read|write|fallocate|ioctl)' "$T/trace" | head -n 3
+}
+
+for row in "${rows[@]}"; do
+	row_failed=0
+	IFS='#' read -r opt_re val_re args <<<"$row"
+	subst() { local s=${1//@F@/$F}; s=${s//@SMALL@/$SMALL}; printf '%s' "${s//@EMPTY@/$EMPTY}"; }
+	opt_re=$(subst "$opt_re") val_re=$(subst "$val_re") args=$(subst "$args")
+	# shellcheck disable=SC2086
+	if [ "$use_strace" = 1 ]; then
+		run timeout 20 strace -f -qq -o "$T/trace" -e trace=pread64,pwrite64,preadv,pwritev,preadv2,pwritev2,read,write,fallocate,ioctl \
+			-P "$F" -P "$SMALL" -P "$EMPTY" "$FB" $args
+	else
+		run timeout 20 "$FB" $args
+	fi
+	[ "$rc" = 2 ] || { row_fail "$args" "exit $rc, want 2; stderr: $errout"; continue; }
+	[ -z "$out" ] || row_fail "$args" "stdout: $out"
+	nl=$(printf '%s' "$errout" | grep -c '')
+	[ "$nl" = 1 ] || row_fail "$args" "$nl lines on stderr, want 1: $errout"
+	printf '%s\n' "$errout" | grep -qE -- "$opt_re" || row_fail "$args" "stderr does not name /$opt_re/: $errout"
+	printf '%s\n' "$errout" | grep -qE -- "$val_re" || row_fail "$args" "stderr does not name value /$val_re/: $errout"
+	if [ "$use_strace" = 1 ]; then
+		io=$(traced_io)
+		[ -z "$io" ] || row_fail "$args" "I/O on the target: $io"
+	fi
+	[ "$(fingerprint "$F")" = "$before_f" ] || { row_fail "$args" "$F changed"; before_f=$(fingerprint "$F"); }
+	[ "$(fingerprint "$SMALL")" = "$before_s" ] || { row_fail "$args" "$SMALL changed"; before_s=$(fingerprint "$SMALL"); }
+	[ "$(fingerprint "$EMPTY")" = "$before_e" ] || { row_fail "$args" "$EMPTY changed"; before_e=$(fingerprint "$EMPTY"); }
+	failures=$((failures + row_failed))
+done
+
+# the strace check can see I/O: a valid -a on the same file shows its reads
+if [ "$use_strace" = 1 ]; then
+	run strace -f -qq -o "$T/trace" -e trace=pread64,pwrite64,read,write -P "$F" "$FB" -a -c 1 "$F"
+	[ -n "$(traced_io)" ] || fail "strace saw no reads of $F from a valid -a: the no-I/O check is blind"
+fi
+
+# values that look odd but are valid: 4k is 4096 (not 4), 4M is 4 MiB
+row_failed=0
+run "$FB" -a -b 4k -c 1 "$F"
+[ "$rc" = 0 ] || row_fail "-a -b 4k" "exit $rc: $errout"
+[[ $out == *$'\n'"align 8192"$'\t'* ]] || row_fail "-a -b 4k" "last row is not 8192 (2 x 4096): ${out##*$'\n'}"
+run "$FB" -a -b 8K -c 1 "$F"
+[ "$rc" = 0 ] || row_fail "-a -b 8K" "exit $rc: $errout"
+[[ $out == *$'\n'"align 16384"$'\t'* ]] || row_fail "-a -b 8K" "last row is not 16384"
+use_shm_file g 32
+run "$FB" -O -e 4M -b 4M "$SHMFILE"
+[ "$rc" = 0 ] || row_fail "-O -e 4M -b 4M" "exit $rc: $errout"
+[[ $out =~ ^4MiB\ {4}$RATE_RE\ +$ ]] || row_fail "-O -e 4M -b 4M" "want one 4MiB line: $out"
+
+[ "$failures" = 0 ] || fail "$failures of ${#rows[@]} bad-input rows failed"
+[ "$row_failed" = 0 ] || fail "a valid value was refused"
