@@ -263,9 +263,6 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 				continue;
 			struct step s;
 			eval_step(p, n, top, p[i].align, relaxed, &s);
-			if (getenv("ANALYZE_TRACE") && pass == 0)
-				fprintf(stderr, "x=%llu valid=%d dx=%.0f h=%.0f l=%.0f sep=%.0f sig=%.0f fon=%.2f fbelow=%.2f local=%.0f\n",
-					(unsigned long long)s.x, s.valid, s.dx, s.h, s.l, s.sep, s.sigma_below, s.f_on, s.f_below, s.local);
 			if (!s.valid)
 				continue;
 			if (pass == 0) {
@@ -287,13 +284,14 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 	return false;
 }
 
-static enum confidence step_confidence(const struct step *s)
+static enum confidence step_confidence(const struct step *s, double q_medium, double q_high)
 {
 	double margin = (s->min_on - s->max_below) / s->sep;
 	double q = (s->dx - s->l) / s->sep;
-	if (s->f_on >= 1 && s->f_below >= 1 && s->n_on >= 2 && margin >= 0.25 && q >= 0.8)
+	/* q: a row that reads only 0.7 of the way up may be a diluted one */
+	if (s->f_on >= 1 && s->f_below >= 1 && s->n_on >= 2 && margin >= 0.25 && q >= q_high)
 		return CONF_HIGH;
-	if (s->f_on >= 0.8 && s->f_below >= 0.9 && margin >= 0.05 && q >= 0.7)
+	if (s->f_on >= 0.8 && s->f_below >= 0.9 && margin >= 0.05 && q >= q_medium)
 		return CONF_MEDIUM;
 	return CONF_LOW;
 }
@@ -388,7 +386,7 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 		return;
 	}
 	page->bytes = s.x;
-	page->conf = s.valid ? step_confidence(&s) : CONF_LOW;
+	page->conf = s.valid ? step_confidence(&s, 0.7, 0.75) : CONF_LOW;
 	if (s.n_below < 2 && page->conf > CONF_MEDIUM)
 		page->conf = CONF_MEDIUM;
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
@@ -422,7 +420,8 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		return;
 	}
 	erase->bytes = s.x;
-	erase->conf = strict ? step_confidence(&s) : CONF_LOW;
+	/* stricter than for pages: a diluted 3*2^n row can read 0.7 of the way up */
+	erase->conf = strict ? step_confidence(&s, 0.8, 0.85) : CONF_LOW;
 	if (s.n_on < 2 && erase->conf > CONF_MEDIUM)
 		erase->conf = CONF_MEDIUM;
 	describe_step(erase->evidence, sizeof(erase->evidence), &s, "step");

@@ -183,6 +183,27 @@ static void check_suspicious_count(struct card *c)
 	}
 }
 
+/* The series at the erase size first, linear before random, then larger sizes first. */
+static bool series_before(const struct series *a, const struct series *b, uint64_t erase)
+{
+	bool ea = a->erasesize == erase, eb = b->erasesize == erase;
+	if (ea != eb)
+		return ea;
+	if (a->erasesize != b->erasesize)
+		return a->erasesize > b->erasesize;
+	return !a->random && b->random;
+}
+
+static void order_series(struct card *c)
+{
+	for (int i = 1; i < c->nseries; i++)
+		for (int j = i; j > 0 && series_before(&c->series[j], &c->series[j - 1], c->erase.bytes); j--) {
+			struct series t = c->series[j];
+			c->series[j] = c->series[j - 1];
+			c->series[j - 1] = t;
+		}
+}
+
 static void build_card(struct card *c, const struct post *p, int section)
 {
 	memset(c, 0, sizeof(*c));
@@ -207,6 +228,7 @@ static void build_card(struct card *c, const struct post *p, int section)
 		}
 	}
 	cross_check_erase(c);
+	order_series(c);
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *s = &c->series[i];
 		analyze_open_au_series(s->runs, s->nrs, s->nruns, page_hint(c), &s->est);

@@ -507,13 +507,17 @@ static int run_test(struct dev *d, const struct options *o)
 {
 	struct results res;
 	struct report rep = { .device = o->device, .dev = d, .params = &o->p };
-	char err[512];
+	char err[4096];
 	int status = 0;
+	struct span spans[4];
+	int nspans = write_spans(d, o, spans, 4);
 
+	if (o->verbose)
+		for (int i = 0; i < nspans; i++)
+			fprintf(stderr, "flashbench: %s: will overwrite bytes %" PRIu64 " to %" PRIu64 "\n",
+				d->path, spans[i].off, spans[i].off + spans[i].len - 1);
 	if (o->preserve) {
-		struct span spans[4];
-		int n = write_spans(d, o, spans, 4);
-		if (n > 0 && preserve_save(d, spans, n, o->backup, err, sizeof err) < 0) {
+		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
 			fprintf(stderr, "flashbench: --preserve: %s\n", err);
 			return 1;
 		}

@@ -235,6 +235,7 @@ static void finish_run(struct run_status *st, struct vm_ctx *c, const struct dev
 		       uint64_t written0, int64_t ns0)
 {
 	st->interrupted = c->interrupted;
+	st->stopped = c->stopped;
 	st->nfailures = c->nfailures;
 	st->first_failure = c->first_failure;
 	st->partial = c->stopped || c->nfailures;
@@ -366,6 +367,8 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 	}
 	if (vm_stop_requested)
 		c.stopped = c.interrupted = true;
+	if (c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
+		r->nrows--;	/* cut short, not failed: leave it out */
 	finish_run(&r->st, &c, d, w0, t0);
 	return r->st.partial ? -1 : 0;
 }
@@ -428,6 +431,14 @@ static int alloc_rate_result(struct rate_result *r, const struct params *p, uint
 	return r->rows ? 0 : -1;
 }
 
+static bool row_has_failure(const struct rate_row *row)
+{
+	for (int c = 0; c < row->ncols; c++)
+		if (row->failed[c])
+			return true;
+	return false;
+}
+
 static bool keep_going(const struct params *p, const struct rate_row *row)
 {
 	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
@@ -460,6 +471,8 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 	}
 	if (vm_stop_requested)
 		c.stopped = c.interrupted = true;
+	if (c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
+		r->nrows--;	/* cut short, not failed: leave it out */
 	finish_run(&r->st, &c, d, w0, t0);
 	return r->st.partial ? -1 : 0;
 }

@@ -44,8 +44,9 @@ struct span {
 
 /* Outcome of a measurement run, shared by every result. */
 struct run_status {
-	bool partial;		/* stopped by an interrupt or an error */
+	bool partial;		/* stopped by an interrupt or an error, or an I/O failed */
 	bool interrupted;
+	bool stopped;		/* ended early (interrupt, or --on-error=stop) */
 	int nfailures;		/* failed I/Os */
 	struct vm_failure first_failure;
 	uint64_t bytes_written;

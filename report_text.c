@@ -144,6 +144,8 @@ void text_status(FILE *f, const struct report *rep)
 	}
 	if (st->interrupted)
 		fprintf(f, "flashbench: interrupted: the results above are partial\n");
-	else if (st->partial && st->nfailures)
+	else if (st->stopped && st->nfailures)
 		fprintf(f, "flashbench: stopped after the error: the results above are partial\n");
+	else if (st->nfailures)
+		fprintf(f, "flashbench: measurements that include a failed I/O are marked 'failed'\n");
 }

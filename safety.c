@@ -575,6 +575,9 @@ static struct preserved {
 	char backup_path[PATH_MAX];
 	uint64_t data_offset;	/* where span data starts in the backup */
 	void *chunk, *check;	/* aligned staging and read-back buffers */
+	uint64_t size;		/* of the device, for a backup's header */
+	unsigned int lbs;
+	char identity[600];
 } pv = { .fd = -1, .backup_fd = -1 };
 
 static volatile sig_atomic_t pv_armed;
@@ -704,36 +707,6 @@ static void release_preserved(void)
 	pv.fd = pv.backup_fd = -1;
 }
 
-int preserve_restore(char *err, size_t n)
-{
-	struct restore_failure f = { 0 };
-	int r = 0;
-
-	if (!pv_armed)
-		return 0;
-	/* still armed meanwhile: a second signal now redoes the restore before exiting */
-	if (restore_spans(&f) < 0) {
-		describe_restore_failure(&f, err, n);
-		if (pv.backup_fd >= 0) {
-			size_t l = strlen(err);
-			snprintf(err + l, n - l, " (the backup stays in %s: flashbench --restore %s %s)",
-				 pv.backup_path, pv.backup_path, pv.device);
-		}
-		r = -1;
-	}
-	release_preserved();
-	return r;
-}
-
-/* Should the program end without calling preserve_restore(), restore anyway. */
-static void restore_at_exit(void)
-{
-	char err[PATH_MAX * 3 + 256];
-
-	if (pv_armed && preserve_restore(err, sizeof err) < 0)
-		fprintf(stderr, "flashbench: %s\n", err);
-}
-
 /* FNV-1a, 64 bit: detects a damaged backup, nothing more is asked of it. */
 static uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
 {
@@ -792,18 +765,17 @@ static void device_identity(const struct dev *d, char *out, size_t n)
 	}
 }
 
-static int format_header(char *buf, size_t n, const struct dev *d, const char *identity,
-			 uint64_t data_offset, uint64_t checksum)
+static int format_header(char *buf, size_t n, uint64_t data_offset, uint64_t checksum)
 {
 	size_t l = 0;
 	char dev_line[PATH_MAX];
 
-	snprintf(dev_line, sizeof dev_line, "%s", d->path);
+	copy_str(dev_line, sizeof dev_line, pv.device);
 	dev_line[strcspn(dev_line, "\n")] = '\0';
 	l += (size_t)snprintf(buf + l, n - l,
 			      BACKUP_MAGIC "\ndevice %s\nsize %" PRIu64 "\nlbs %u\nidentity %s\n"
 			      "data-offset %" PRIu64 "\nspans %d\n",
-			      dev_line, d->size, d->lbs, identity, data_offset, pv.nspans);
+			      dev_line, pv.size, pv.lbs, pv.identity, data_offset, pv.nspans);
 	for (int i = 0; i < pv.nspans && l < n; i++)
 		l += (size_t)snprintf(buf + l, n - l, "span %" PRIu64 " %" PRIu64 "\n",
 				      pv.spans[i].off, pv.spans[i].len);
@@ -831,11 +803,31 @@ static int fsync_parent_dir(const char *path)
 	return r;
 }
 
-/* Copies the spans from the device into the backup file, header last; fsynced. */
-static int write_backup(struct dev *d, const char *path, char *err, size_t n)
+/* The saved bytes of span i at pos: read from d, or from memory when d is NULL. */
+static int span_data(struct dev *d, int i, uint64_t pos, size_t c, const void **data,
+		     char *err, size_t n)
 {
-	char identity[600];
-	size_t hcap = 4096 + PATH_MAX + sizeof identity + (size_t)pv.nspans * 48;
+	if (!d) {
+		*data = (const char *)pv.data[i] + pos;
+		return 0;
+	}
+	int r = dev_pread_all(d, pv.chunk, c, pv.spans[i].off + pos);
+	if (r < 0) {
+		snprintf(err, n, "%s: reading %zu bytes at offset %" PRIu64 ": %s", d->path, c,
+			 pv.spans[i].off + pos, strerror(-r));
+		return -1;
+	}
+	*data = pv.chunk;
+	return 0;
+}
+
+/*
+ * Writes the spans (from the device d, or from memory when d is NULL) to the
+ * open backup fd, the header last, and fsyncs file and directory.
+ */
+static int write_backup(struct dev *d, int fd, const char *path, char *err, size_t n)
+{
+	size_t hcap = 4096 + PATH_MAX + sizeof pv.identity + (size_t)pv.nspans * 48;
 	char *header = malloc(hcap);
 	uint64_t sum = CHECKSUM_INIT, at;
 	int hlen, e;
@@ -844,8 +836,7 @@ static int write_backup(struct dev *d, const char *path, char *err, size_t n)
 		snprintf(err, n, "--backup=%s: out of memory", path);
 		return -1;
 	}
-	device_identity(d, identity, sizeof identity);
-	hlen = format_header(header, hcap, d, identity, 0, 0);
+	hlen = format_header(header, hcap, 0, 0);
 	if (hlen < 0) {
 		snprintf(err, n, "--backup=%s: header too long", path);
 		free(header);
@@ -857,23 +848,21 @@ static int write_backup(struct dev *d, const char *path, char *err, size_t n)
 		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
 			uint64_t left = pv.spans[i].len - pos;
 			size_t c = left < CHUNK ? (size_t)left : CHUNK;
-			int r = dev_pread_all(d, pv.chunk, c, pv.spans[i].off + pos);
-			if (r < 0) {
-				snprintf(err, n, "%s: reading %zu bytes at offset %" PRIu64
-					 ": %s", d->path, c, pv.spans[i].off + pos, strerror(-r));
+			const void *data;
+			if (span_data(d, i, pos, c, &data, err, n) < 0) {
 				free(header);
 				return -1;
 			}
-			sum = checksum_update(sum, pv.chunk, c);
-			e = full_io(pv.backup_fd, pv.chunk, c, at, true);
+			sum = checksum_update(sum, data, c);
+			e = full_io(fd, (void *)data, c, at, true);
 			if (e)
 				goto write_failed;
 			at += c;
 		}
 	}
-	hlen = format_header(header, hcap, d, identity, pv.data_offset, sum);
-	e = hlen < 0 ? EOVERFLOW : full_io(pv.backup_fd, header, (size_t)hlen, 0, true);
-	if (!e && (fsync(pv.backup_fd) < 0 || fsync_parent_dir(path) < 0))
+	hlen = format_header(header, hcap, pv.data_offset, sum);
+	e = hlen < 0 ? EOVERFLOW : full_io(fd, header, (size_t)hlen, 0, true);
+	if (!e && (fsync(fd) < 0 || fsync_parent_dir(path) < 0))
 		e = errno;
 	if (e)
 		goto write_failed;
@@ -883,6 +872,66 @@ write_failed:
 	snprintf(err, n, "--backup=%s: %s", path, strerror(e));
 	free(header);
 	return -1;
+}
+
+/*
+ * A restore from memory failed (a dying card, say): keep the saved bytes in
+ * a backup file so `--restore` can try again later. Appends to err.
+ */
+static void rescue_to_file(char *err, size_t n)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX], why[512];
+	size_t l = strlen(err);
+	int fd;
+
+	snprintf(path, sizeof path, "%s/flashbench-rescue-XXXXXX", dir && *dir ? dir : "/var/tmp");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err + l, n - l, "; could not keep the saved data in %s: %s", path,
+			 strerror(errno));
+		return;
+	}
+	if (write_backup(NULL, fd, path, why, sizeof why) < 0) {
+		snprintf(err + l, n - l, "; could not keep the saved data: %s", why);
+		unlink(path);
+	} else {
+		snprintf(err + l, n - l, "; the saved data is in %s: flashbench --restore %s %s",
+			 path, path, pv.device);
+	}
+	close(fd);
+}
+
+int preserve_restore(char *err, size_t n)
+{
+	struct restore_failure f = { 0 };
+	int r = 0;
+
+	if (!pv_armed)
+		return 0;
+	/* still armed meanwhile: a second signal now redoes the restore before exiting */
+	if (restore_spans(&f) < 0) {
+		describe_restore_failure(&f, err, n);
+		if (pv.backup_fd >= 0) {
+			size_t l = strlen(err);
+			snprintf(err + l, n - l, "; the backup stays in %s: flashbench --restore %s %s",
+				 pv.backup_path, pv.backup_path, pv.device);
+		} else if (pv.data) {
+			rescue_to_file(err, n);
+		}
+		r = -1;
+	}
+	release_preserved();
+	return r;
+}
+
+/* Should the program end without calling preserve_restore(), restore anyway. */
+static void restore_at_exit(void)
+{
+	char err[PATH_MAX * 3 + 256];
+
+	if (pv_armed && preserve_restore(err, sizeof err) < 0)
+		fprintf(stderr, "flashbench: %s\n", err);
 }
 
 static int save_to_memory(struct dev *d, char *err, size_t n)
@@ -947,6 +996,9 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		return -1;
 	}
 	snprintf(pv.device, sizeof pv.device, "%s", d->path);
+	pv.size = d->size;
+	pv.lbs = d->lbs;
+	device_identity(d, pv.identity, sizeof pv.identity);
 	pv.nspans = nspans;
 	pv.spans = malloc((size_t)(nspans ? nspans : 1) * sizeof *spans);
 	pv.chunk = dev_alloc_buffer(CHUNK);
@@ -970,7 +1022,7 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 					       "--restore FILE DEV, or remove it)" : "");
 			goto fail;
 		}
-		if (write_backup(d, backup_path, err, n) < 0) {
+		if (write_backup(d, pv.backup_fd, backup_path, err, n) < 0) {
 			unlink(backup_path);
 			goto fail;
 		}
@@ -1003,9 +1055,11 @@ static void say(const char *s)
 static void on_stop_signal(int sig)
 {
 	if (!first_signal) {
+		int saved_errno = errno;	/* the interrupted code may be about to read it */
 		first_signal = sig;
 		vm_stop_requested = 1;
 		say("\nflashbench: stopping after the current I/O (again to abort at once)\n");
+		errno = saved_errno;
 		return;
 	}
 	if (pv_armed) {

@@ -4,47 +4,54 @@ set -u
 FB=${FLASHBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 T=$(mktemp -d /tmp/fbtest.XXXXXX)
-_loops=()
-_zram=0
 
+# Helpers below are often called as $(make_loop ...), in a subshell: what
+# they set up is therefore found again by the cleanup from the files in $T,
+# and a skip inside them signals the test's own shell.
 _cleanup() {
-	local l
-	for l in "${_loops[@]}"; do
-		umount "$l" 2>/dev/null
-		losetup -d "$l" 2>/dev/null
-	done
-	if [ "$_zram" = 1 ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null; fi
+	local l back
+	while read -r l back; do
+		case $back in "$T"/*)
+			umount "$l" 2>/dev/null
+			losetup -d "$l" 2>/dev/null ;;
+		esac
+	done < <(losetup -n -l -O NAME,BACK-FILE 2>/dev/null)
+	if [ -e "$T/.zram" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null; fi
 	rm -rf "$T"
 }
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
+trap 'exit 77' USR1
+_test_pid=$$
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "skip: $*"; exit 77; }
+skip() {
+	echo "skip: $*" >&2
+	[ "$BASHPID" = "$_test_pid" ] || kill -USR1 "$_test_pid"
+	exit 77
+}
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # make_file NAME SIZE: a sparse regular file of SIZE (truncate syntax) in $T
 make_file() { truncate -s "$2" "$T/$1" && echo "$T/$1"; }
 
-# make_loop FILE [losetup options]: attach a free loop device over FILE (ours)
+# make_loop FILE [losetup options]: attach a free loop device over FILE (in $T)
 make_loop() {
 	need_root
 	command -v losetup >/dev/null || skip "no losetup"
 	local f=$1; shift
-	local l
-	l=$(losetup -f --show "$@" "$f" 2>/dev/null) || skip "no free loop device"
-	_loops+=("$l")
-	echo "$l"
+	case $f in "$T"/*) ;; *) fail "make_loop: $f is not a file of this test" ;; esac
+	losetup -f --show "$@" "$f" 2>/dev/null || skip "no free loop device"
 }
 
-# make_zram SIZE: configure /dev/zram0 if present and unused
+# make_zram SIZE: configure /dev/zram0 if present and unused; reset at exit
 make_zram() {
 	need_root
 	[ -e /sys/block/zram0/disksize ] || skip "no zram"
 	[ "$(cat /sys/block/zram0/disksize)" = 0 ] || skip "zram0 in use"
+	: > "$T/.zram"
 	echo "$1" > /sys/block/zram0/disksize || skip "cannot size zram0"
-	_zram=1
 	echo /dev/zram0
 }
 

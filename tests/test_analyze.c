@@ -283,20 +283,10 @@ static void test_align_noise(void)
 			total++;
 			exact += e.bytes == sizes[i];
 			confident_wrong += e.bytes != sizes[i] && e.conf >= CONF_MEDIUM;
-			if (getenv("ANALYZE_DEBUG") && e.bytes != sizes[i])
+			if (e.bytes != sizes[i] && e.conf >= CONF_MEDIUM)
 				printf("  %llu on %llu: got %llu %s: %s\n", (unsigned long long)sizes[i],
 				       (unsigned long long)size, (unsigned long long)e.bytes,
 				       confidence_name(e.conf), e.evidence);
-			if (getenv("ANALYZE_DEBUG") && e.bytes != sizes[i]) {
-				char fn[64];
-				snprintf(fn, sizeof(fn), "/tmp/an/fail_%d_%zu.txt", round, i);
-				FILE *f = fopen(fn, "w");
-				for (int k = 0; f && k < r.nrows; k++)
-					fprintf(f, "align %llu pre 1ms on 1ms post 1ms diff %lldns\n",
-						(unsigned long long)r.rows[k].align, (long long)r.rows[k].diff_ns);
-				if (f)
-					fclose(f);
-			}
 		}
 	CHECK(exact >= total * 95 / 100);
 	CHECK(confident_wrong == 0);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -548,6 +549,94 @@ static void test_spans_cover_writes(void)
 	check_spans_cover_writes(WT_PROGRAM, &p, "-p -e 1M --offset=8M");
 }
 
+/* A child that saves, overwrites and then exits (or takes SIGHUP) without restoring. */
+static void test_exit_and_hangup_paths(void)
+{
+	char *img = fixture("exit.img"), *orig = fixture("exit.orig");
+	char err[8192];
+	struct dev d;
+	int status;
+
+	fill_image(img, 5);
+	copy_file(img, orig);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
+			_exit(77);
+		if (preserve_save(&d, test_spans, NSPANS, NULL, err, sizeof err) < 0)
+			_exit(3);
+		safety_install_signals();
+		scribble(&d, test_spans, NSPANS);
+		dev_close(&d);
+		raise(SIGHUP);	/* the first signal only asks to stop */
+		exit(vm_stop_requested && safety_exit_status_for_signal() == 129 ? 42 : 4);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		return;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);
+	CHECK(same_file(img, orig));	/* put back at exit, after dev_close even */
+}
+
+/*
+ * A restore that fails (writes past RLIMIT_FSIZE fail with EFBIG, as a dying
+ * card would with EIO) leaves the saved bytes in a rescue backup, from
+ * which --restore finishes the job.
+ */
+static void test_failed_restore_keeps_a_rescue_file(void)
+{
+	char *img = fixture("rescue.img"), *orig = fixture("rescue.orig");
+	char err[8192], rescue[PATH_MAX];
+	struct dev d;
+	int status, pipefd[2];
+
+	fill_image(img, 6);
+	copy_file(img, orig);
+	if (pipe(pipefd) < 0)
+		return;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit lim;
+		close(pipefd[0]);
+		setenv("TMPDIR", root, 1);
+		signal(SIGXFSZ, SIG_IGN);
+		if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
+			_exit(77);
+		if (preserve_save(&d, test_spans, NSPANS, NULL, err, sizeof err) < 0)
+			_exit(3);
+		scribble(&d, test_spans, NSPANS);
+		getrlimit(RLIMIT_FSIZE, &lim);
+		lim.rlim_cur = 5u << 19;	/* 2.5 MiB: the span at 3 MiB cannot be written */
+		setrlimit(RLIMIT_FSIZE, &lim);
+		if (preserve_restore(err, sizeof err) != -1)
+			_exit(4);
+		if (write(pipefd[1], err, strlen(err)) < 0)
+			_exit(5);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ssize_t len = read(pipefd[0], err, sizeof err - 1);
+	close(pipefd[0]);
+	err[len > 0 ? len : 0] = '\0';
+	CHECK(waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		return;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(strstr(err, ": restoring 65536 bytes at offset 3145728: File too large; "
+			  "the saved data is in ") != NULL);
+	const char *at = strstr(err, "flashbench --restore ");
+	CHECK(at && sscanf(at, "flashbench --restore %4095s", rescue) == 1);
+	if (!at)
+		return;
+	CHECK(!same_file(img, orig));
+	CHECK(quietly(restore_command, rescue, img) == 0);
+	CHECK(same_file(img, orig));
+}
+
 static void remove_tree(void)
 {
 	char cmd[PATH_MAX + 16];
@@ -575,6 +664,8 @@ int main(void)
 	test_preserve_needs_backup_for_large_spans();
 	test_preserve_to_backup_file();
 	test_second_signal_restores();
+	test_exit_and_hangup_paths();
+	test_failed_restore_keeps_a_rescue_file();
 	test_spans_cover_writes();
 	remove_tree();
 	return unit_summary();

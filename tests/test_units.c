@@ -202,6 +202,9 @@ static void test_fmt_time_reference_examples(void)
 	TIME(95600, "95.6µs");
 	TIME(1120000, "1.12ms");
 	TIME(974000, "974µs");
+	TIME(977000, "977µs");
+	TIME(973000, "973µs");
+	TIME(22100, "22.1µs");
 	TIME(3650, "3.65µs");
 	TIME(1130000, "1.13ms");
 	TIME(1200000, "1.2ms");
@@ -336,6 +339,10 @@ static void test_fmt_rate(void)
 	RATE(4.76e6, "4.76M/s");
 	RATE(3.78e6, "3.78M/s");
 	RATE(5.27e6, "5.27M/s");
+	RATE(2.77e6, "2.77M/s");
+	RATE(3.32e6, "3.32M/s");
+	RATE(4.81e6, "4.81M/s");
+	RATE(4.75e6, "4.75M/s");
 	RATE(4.7e6, "4.7M/s");
 	RATE(46.1e6, "46.1M/s");
 	RATE(0, "0B/s");

@@ -26,7 +26,7 @@ r=$(complete_line "flashbench -b 16"); [ "$r" = "16K 16M" ] || fail "-b 16 -> '$
 r=$(complete_line "flashbench --on-error="); [ "$r" = "stop continue" ] || fail "--on-error= -> '$r'"
 
 # sim: presets and parameters come from the binary's --help
-presets=$("$FB" --help | awk '/^Presets:/ {p = 1; next} p && /^  [a-z0-9]/ {print $1}')
+presets=$("$FB" --help | awk '/^ *Presets:/ {p = 1; next} p && /^ +[a-z0-9]/ {print $1; next} p {exit}')
 [ -n "$presets" ] || fail "--help lists no sim: presets"
 r=$(complete_line "flashbench -a sim:")
 for p in $presets erasesize= open-au= noise=; do has "$r" "$p" "sim:"; done

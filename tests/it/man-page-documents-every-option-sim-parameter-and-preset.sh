@@ -18,8 +18,8 @@ for o in $(printf '%s\n' "$help" | grep -oE -- '^ +-[a-zA-Z],' | tr -d ' ,'); do
 	in_page ".BR $o " || in_page ".B $o" || fail "man page lacks short option $o"
 done
 
-keys=$(printf '%s\n' "$help" | grep -oE '^  [a-z][a-z-]*=' | tr -d ' =')
-presets=$(printf '%s\n' "$help" | awk '/^Presets:/ {p = 1; next} p && /^  [a-z0-9]/ {print $1}')
+keys=$(printf '%s\n' "$help" | grep -oE '^ +[a-z][a-z-]*=' | tr -d ' =')
+presets=$(printf '%s\n' "$help" | awk '/^ *Presets:/ {p = 1; next} p && /^ +[a-z0-9]/ {print $1; next} p {exit}')
 [ -n "$keys" ] && [ -n "$presets" ] || fail "--help lists no sim: parameters or presets"
 for k in $keys; do in_page ".BI $k=" || fail "man page lacks sim: parameter $k="; done
 for p in $presets; do in_page ".B $p" || fail "man page lacks sim: preset $p"; done
