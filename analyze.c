@@ -167,7 +167,7 @@ static const struct pt *find_pt(const struct pt *p, int n, uint64_t align)
 	return NULL;
 }
 
-/* strict = 0: the clean case; 1: relaxed, for noisy tables (low confidence). */
+/* relaxed = 0: the clean case; 1: looser, for noisy tables (low confidence). */
 static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int relaxed,
 		      struct step *s)
 {
@@ -255,7 +255,7 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 		      struct step *out)
 {
 	struct step best = { 0 };
-	double max_sep = 0;
+	double max_local = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		bool found = false;
 		for (int i = n - 1; i >= 0; i--) {	/* ascending boundaries */
@@ -266,15 +266,15 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 			if (!s.valid)
 				continue;
 			if (pass == 0) {
-				if (s.local > max_sep)
-					max_sep = s.local;
-			} else if (s.local >= 0.6 * max_sep) {
+				if (s.local > max_local)
+					max_local = s.local;
+			} else if (s.local >= 0.6 * max_local) {
 				best = s;
 				found = true;
 				break;
 			}
 		}
-		if (pass == 0 && max_sep <= 0)
+		if (pass == 0 && max_local <= 0)
 			return false;
 		if (pass == 1 && found) {
 			*out = best;
@@ -307,7 +307,7 @@ static bool refine_step(const struct pt *p, int n, uint64_t x, uint64_t *x2_out,
 	static const int factors[] = { 2, 3, 4, 6, 8 };
 	for (size_t f = 0; f < sizeof(factors) / sizeof(factors[0]); f++) {
 		uint64_t x2 = x * (uint64_t)factors[f];
-		if (!find_pt(p, n, x2))
+		if (x2 / (uint64_t)factors[f] != x || !find_pt(p, n, x2))
 			continue;
 		double on[64], off[64];
 		int non = 0, noff = 0;
@@ -327,8 +327,11 @@ static bool refine_step(const struct pt *p, int n, uint64_t x, uint64_t *x2_out,
 			min_on = fmin(min_on, on[i]);
 		for (int i = 0; i < noff; i++)
 			max_off = fmax(max_off, off[i]);
-		double ratio = median(on, non) / median(off, noff);
-		if (max_off > 0 && min_on > max_off && ratio >= 1.3) {
+		double off_level = median(off, noff);
+		if (off_level <= 0)
+			continue;
+		double ratio = median(on, non) / off_level;
+		if (min_on > max_off && ratio >= 1.3) {
 			*x2_out = x2;
 			*ratio_out = ratio;
 			return true;
@@ -434,13 +437,13 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 	if (!is_pow2(s.x) && px->positions > 0 && px->positions <= 2 && erase->conf > CONF_LOW) {
 		erase->conf = CONF_LOW;
 		appendf(erase->evidence, sizeof(erase->evidence),
-			"; the %s row was sampled at only %d places", "deciding", px->positions);
+			"; the deciding row was sampled at only %d places", px->positions);
 	}
 
 	uint64_t x2;
 	double ratio;
 	uint64_t x = s.x;
-	while (refine_step(p, n, x, &x2, &ratio)) {
+	for (int k = 0; k < 8 && refine_step(p, n, x, &x2, &ratio); k++) {
 		char a[32], b[32];
 		appendf(erase->evidence, sizeof(erase->evidence),
 			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
@@ -765,6 +768,45 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 
 /* ---------- --find-fat ---------- */
 
+/* Rows for small writes (<= E/8) with every column measured. */
+static int small_fat_rows(const struct rate_result *r, uint64_t e, int ncols, const struct rate_row **out)
+{
+	int n = 0;
+	for (int i = 0; i < r->nrows && n < 64; i++) {
+		const struct rate_row *row = &r->rows[i];
+		bool bad = row->blocksize > e / 8;
+		for (int c = 0; c < ncols && !bad; c++)
+			bad = row->failed[c] || !(row->rate[c] > 0) || !isfinite(row->rate[c]);
+		if (!bad)
+			out[n++] = row;
+	}
+	return n;
+}
+
+/*
+ * Leading k columns against the rest: the share of small-write rows where
+ * each of the first k is faster than every later one, and how much faster
+ * than the typical later one (median over rows).
+ */
+static double fat_split(const struct rate_row *const *rows, int n, int ncols, int k, double *speedup)
+{
+	int wins = 0;
+	double ratio[64];
+	for (int i = 0; i < n; i++) {
+		double lead = rows[i]->rate[0], rest_max = 0, rest[RATE_MAX_COLS];
+		for (int c = 1; c < k; c++)
+			lead = fmin(lead, rows[i]->rate[c]);
+		for (int c = k; c < ncols; c++) {
+			rest[c - k] = rows[i]->rate[c];
+			rest_max = fmax(rest_max, rows[i]->rate[c]);
+		}
+		wins += lead >= 1.05 * rest_max;
+		ratio[i] = lead / median(rest, ncols - k);
+	}
+	*speedup = median(ratio, n);
+	return (double)wins / n;
+}
+
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -777,63 +819,39 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	for (int i = 0; i < r->nrows; i++)
 		if (r->rows[i].ncols < ncols)
 			ncols = r->rows[i].ncols;
-	/* per column: its rate relative to the typical later column, on small-block rows */
-	double rel[RATE_MAX_COLS][64];
-	int nsmall = 0;
-	for (int i = 0; i < r->nrows && nsmall < 64; i++) {
-		const struct rate_row *row = &r->rows[i];
-		if (row->blocksize > e / 8 || ncols < 3)
-			continue;
-		double base[RATE_MAX_COLS];
-		int nb = 0;
-		bool bad = false;
-		for (int c = 0; c < ncols; c++)
-			bad |= row->failed[c] || !(row->rate[c] > 0);
-		if (bad)
-			continue;
-		for (int c = ncols / 2; c < ncols; c++)
-			base[nb++] = row->rate[c];
-		double b = median(base, nb);
-		for (int c = 0; c < ncols; c++)
-			rel[c][nsmall] = row->rate[c] / b;
-		nsmall++;
-	}
-	if (nsmall < 2) {
-		snprintf(out->evidence, sizeof(out->evidence),
-			 "too few small-block rows (%d) or columns (%d)", nsmall, ncols);
-		return;
-	}
-	int k = 0;
-	double weakest = 0;
-	for (int c = 0; c < ncols - 1; c++) {
-		double med = median(rel[c], nsmall);
-		int fast = 0;
-		for (int i = 0; i < nsmall; i++)
-			fast += rel[c][i] >= 1.2;
-		if (med < 1.4 || fast < 0.7 * nsmall)
-			break;
-		weakest = k == 0 ? med : fmin(weakest, med);
-		k++;
-	}
-	/* the rest must look alike: a fast column later on means no clean FAT area */
-	bool later_fast = false;
-	for (int c = k; c < ncols; c++)
-		later_fast |= median(rel[c], nsmall) >= 1.4;
+	const struct rate_row *rows[64];
+	int n = small_fat_rows(r, e, ncols, rows);
 	char a[32];
-	if (k == 0 || k > ncols / 2) {
-		out->conf = later_fast ? CONF_LOW : CONF_MEDIUM;
+	if (n < 2 || ncols < 3) {
 		snprintf(out->evidence, sizeof(out->evidence),
-			 "first erase blocks not faster for writes <= %s than the rest (%d rows, %d columns)%s",
-			 analyze_size_str(a, sizeof(a), e / 8), nsmall, ncols,
-			 later_fast ? "; a later column is faster" : "");
-		if (!later_fast && nsmall >= 3)
-			out->conf = CONF_HIGH;
+			 "too few small-write rows (%d) or columns (%d)", n, ncols);
 		return;
 	}
-	out->aus = k;
-	out->bytes = (uint64_t)k * e;
-	out->conf = weakest >= 2 && !later_fast ? CONF_HIGH : later_fast ? CONF_LOW : CONF_MEDIUM;
+	int best_k = 0;
+	double best_share = 0, best_speedup = 0;
+	for (int k = 1; k <= ncols / 2; k++) {
+		double speedup, share = fat_split(rows, n, ncols, k, &speedup);
+		if (share > best_share) {
+			best_share = share;
+			best_speedup = speedup;
+			best_k = k;
+		}
+	}
+	if (best_share >= 0.7 && best_speedup >= 1.15) {
+		out->aus = best_k;
+		out->bytes = (uint64_t)best_k * e;
+		out->conf = best_share >= 0.85 && best_speedup >= 1.5 ? CONF_HIGH :
+			    best_share >= 0.7 && best_speedup >= 1.25 ? CONF_MEDIUM : CONF_LOW;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "first %d column%s %.1fx the rest, faster in %d of %d rows for writes <= %s",
+			 best_k, best_k > 1 ? "s" : "", best_speedup, (int)lround(best_share * n), n,
+			 analyze_size_str(a, sizeof(a), e / 8));
+		return;
+	}
+	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
+	if (best_share >= 0.5)
+		out->conf = CONF_LOW;
 	snprintf(out->evidence, sizeof(out->evidence),
-		 "first %d column%s %.1fx (or more) faster than the rest for writes <= %s (%d rows)",
-		 k, k > 1 ? "s" : "", weakest, analyze_size_str(a, sizeof(a), e / 8), nsmall);
+		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns)",
+		 analyze_size_str(a, sizeof(a), e / 8), n, ncols);
 }

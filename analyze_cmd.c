@@ -12,7 +12,7 @@
 #include "json.h"
 #include "post.h"
 
-#define MAX_INPUT (64u << 20)
+#define MAX_INPUT (16u << 20)	/* saved output is kilobytes; a list archive a few MiB */
 #define MAX_SERIES 32
 
 struct series {
@@ -204,14 +204,13 @@ static void order_series(struct card *c)
 		}
 }
 
-static void build_card(struct card *c, const struct post *p, int section)
+/* Runs first..last-1 (a section's runs are consecutive). */
+static void build_card(struct card *c, const struct post *p, int first, int last)
 {
 	memset(c, 0, sizeof(*c));
-	c->sec = &p->sections[section];
-	for (int i = 0; i < p->nruns; i++) {
+	c->sec = &p->sections[p->runs[first].section];
+	for (int i = first; i < last; i++) {
 		const struct post_run *r = &p->runs[i];
-		if (r->section != section)
-			continue;
 		if (r->kind == POST_ALIGN) {
 			pick_align(c, r);
 		} else if (r->kind == POST_FIND_FAT) {
@@ -413,33 +412,39 @@ int analyze_file(const char *path, bool json, FILE *out)
 		post_free(&p);
 		return 1;
 	}
-	struct card *cards = calloc((size_t)p.nsections, sizeof(*cards));
-	if (!cards) {
+	struct card *card = malloc(sizeof(*card));
+	if (!card) {
 		post_free(&p);
 		fprintf(stderr, "flashbench: %s: out of memory\n", path);
 		return 1;
 	}
-	for (int i = 0; i < p.nsections; i++)
-		build_card(&cards[i], &p, i);
+	struct jw w;
 	if (json) {
-		struct jw w;
 		jw_init(&w, out);
 		jw_object_begin(&w, NULL);
 		jw_string(&w, "source", strcmp(path, "-") ? path : "stdin");
 		jw_array_begin(&w, "cards");
-		for (int i = 0; i < p.nsections; i++)
-			print_card_json(&w, &cards[i]);
+	}
+	for (int first = 0, idx = 0; first < p.nruns; idx++) {
+		int last = first + 1;
+		while (last < p.nruns && p.runs[last].section == p.runs[first].section)
+			last++;
+		build_card(card, &p, first, last);
+		if (json) {
+			print_card_json(&w, card);
+		} else {
+			if (idx)
+				fputc('\n', out);
+			print_card_text(out, card, idx, p.nsections);
+		}
+		first = last;
+	}
+	if (json) {
 		jw_array_end(&w);
 		jw_object_end(&w);
 		jw_finish(&w);
-	} else {
-		for (int i = 0; i < p.nsections; i++) {
-			if (i)
-				fputc('\n', out);
-			print_card_text(out, &cards[i], i, p.nsections);
-		}
 	}
-	free(cards);
+	free(card);
 	post_free(&p);
 	return fflush(out) == 0 ? 0 : 1;
 }

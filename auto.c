@@ -528,7 +528,7 @@ static struct bracket search_bracket(const struct autostate *s, bool random)
  * search (which also compares each run with the one-block run), the search's
  * count is reported with low confidence.
  */
-static void estimate_open_aus(struct autostate *s, bool random, struct count_estimate *out)
+static void reconcile_open_aus(struct autostate *s, bool random, struct count_estimate *out)
 {
 	const struct rate_result *rs[MAX_AU_RUNS];
 	long long nrs[MAX_AU_RUNS];
@@ -578,6 +578,27 @@ static void limit_conf(struct count_estimate *c, enum confidence cap, const char
 		size_t len = strlen(c->evidence);
 		snprintf(c->evidence + len, sizeof(c->evidence) - len, "%s%s", len ? "; " : "", why);
 	}
+}
+
+/*
+ * bound: the exact linear count when known (random mode cannot keep more
+ * erase blocks open), else NULL. A lower bound is not the count: "at least
+ * N" never claims more than low confidence.
+ */
+static void estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
+			      struct count_estimate *out)
+{
+	reconcile_open_aus(s, random, out);
+	if (bound && out->at_least && out->n == bound->n) {
+		out->at_least = false;
+		out->conf = conf_min(out->conf, bound->conf);
+		size_t len = strlen(out->evidence);
+		snprintf(out->evidence + len, sizeof(out->evidence) - len,
+			 "%sno more than the linear limit", len ? "; " : "");
+	}
+	if (out->at_least)
+		limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
+						      : "no collapse up to the largest N tried");
 }
 
 /*
@@ -714,24 +735,17 @@ static void run_write_phase(struct autostate *s)
 	choose_open_offset(s);
 
 	search_open_aus(s, false, OPEN_AU_MAX_NR, false);
-	estimate_open_aus(s, false, &s->lin);
+	estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 
 	/*
 	 * Random mode cannot keep more erase blocks open than linear mode, so
 	 * its search ends at the linear count: test N=1, then that count.
 	 */
-	long long limit = s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR;
-	search_open_aus(s, true, limit, true);
-	estimate_open_aus(s, true, &s->rnd);
+	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
+	search_open_aus(s, true, s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR, true);
+	estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
-	if (s->lin.n > 0 && !s->lin.at_least && s->rnd.at_least && s->rnd.n == s->lin.n) {
-		s->rnd.at_least = false;
-		s->rnd.conf = conf_min(s->rnd.conf, s->lin.conf);
-		size_t len = strlen(s->rnd.evidence);
-		snprintf(s->rnd.evidence + len, sizeof(s->rnd.evidence) - len,
-			 "%sbounded by the linear limit", len ? "; " : "");
-	}
 
 	if (s->erase.conf < CONF_MEDIUM) {
 		const char *why = "erase size itself uncertain";
@@ -801,10 +815,12 @@ static void print_advice(FILE *f, const struct autostate *s, const struct advice
 		a->start / SECTOR, start, a->au / SECTOR);
 	if (s->have_fat && s->fatest.aus > 0) {
 		char fat[FMT_BUF];
-		fprintf(f, "  The first %s (%d erase block%s) take small writes fast: keep a FAT/boot\n"
-			"  partition there; Linux partitions after it start at start=%" PRIu64 ".\n",
-			fmt_size(fat, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s",
-			a->after_fat / SECTOR);
+		fprintf(f, "  The first %s (%d erase block%s) take small writes fast (a FAT area):\n",
+			fmt_size(fat, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
+		if (a->after_fat > a->start)
+			fprintf(f, "  a FAT/boot partition fits there (start=%" PRIu64 ", ending before sector %" PRIu64
+				");\n", a->start / SECTOR, a->after_fat / SECTOR);
+		fprintf(f, "  put Linux partitions at start=%" PRIu64 " or later.\n", a->after_fat / SECTOR);
 	}
 	fprintf(f, "  ext4:     mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 "\n",
 		a->stride, a->stripe_width);
@@ -855,6 +871,8 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
 	if (e->aus > 0)
 		fprintf(f, "  %-22s %d erase block%s, %s at the start (%s confidence)\n", "FAT-optimised area",
 			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), confidence_name(e->conf));
+	else if (e->conf == CONF_NONE)
+		fprintf(f, "  %-22s unknown\n", "FAT-optimised area");
 	else
 		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
 	if (e->evidence[0])
@@ -1100,6 +1118,23 @@ static void print_json(FILE *f, const struct autostate *s)
 
 /* ---------------------------------------------------------------- driver */
 
+static void report_failure(const struct autostate *s)
+{
+	struct run_status st;
+
+	overall_status(s, &st);
+	if (!st.nfailures)
+		return;
+	const struct vm_failure *f = &st.first_failure;
+	const char *op = f->op == VM_READ ? "read" : f->op == VM_DISCARD ? "discard" : "write";
+	fprintf(stderr, "flashbench: %s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s",
+		s->o->device_name ? s->o->device_name : s->d->path, op, f->off, f->len,
+		strerror(f->err));
+	if (st.nfailures > 1)
+		fprintf(stderr, " (%d failed I/Os in all)", st.nfailures);
+	fputc('\n', stderr);
+}
+
 static void free_state(struct autostate *s)
 {
 	for (int i = 0; i < s->nalign; i++)
@@ -1143,6 +1178,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		print_json(out, s);
 	else
 		print_text(out, s);
+	report_failure(s);
 	rc = s->status;
 	free_state(s);
 	return rc;

@@ -315,9 +315,14 @@ static void align_row_from(struct align_row *row, const struct vm_result *res)
 	for (int i = 0; i < res->nitems; i++) {
 		const struct vm_result *tries = &res->items[i];
 		int64_t best[3] = { INT64_MAX, INT64_MAX, INT64_MAX };
+		if (tries->kind != VR_LIST) {	/* cut short by an interrupt */
+			row->failed = true;
+			return;
+		}
 		for (int t = 0; t < tries->nitems; t++)
 			for (int k = 0; k < 3; k++) {
-				const struct vm_result *s = &tries->items[t].items[k];
+				const struct vm_result *triple = &tries->items[t];
+				const struct vm_result *s = triple->kind == VR_LIST ? &triple->items[k] : triple;
 				if (s->kind != VR_SAMPLE) {
 					row->failed = true;
 					return;
@@ -328,7 +333,7 @@ static void align_row_from(struct align_row *row, const struct vm_result *res)
 		for (int k = 0; k < 3; k++)
 			sum[k] += best[k];
 	}
-	if (res->nitems == 0) {
+	if (res->kind != VR_LIST || res->nitems == 0) {
 		row->failed = true;
 		return;
 	}
@@ -400,6 +405,15 @@ static int count_rows(const struct params *p)
 	return n;
 }
 
+/* Chunks in one erase block's worth, summed over all rows. */
+static uint64_t rate_ios(const struct params *p)
+{
+	uint64_t n = 0;
+	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
+		n += p->erasesize / s;
+	return n;
+}
+
 static enum vm_opcode chunk_order(const struct params *p)
 {
 	return p->random ? VM_OFF_RAND : VM_OFF_LIN;
@@ -454,8 +468,7 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 
 	if (start_run(&c, d, p, p->erasesize) < 0)
 		return -1;
-	c.seed = 0x5eed;
-	progress_start(test, NULL, 0);
+	progress_start(test, NULL, rate_ios(p) * (uint64_t)cols * (uint64_t)ways);
 	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped && !vm_stop_requested; bs /= 2) {
 		struct rate_row *row = &r->rows[r->nrows++];
 		struct vm_program *prog = vm_new_program();
@@ -527,6 +540,10 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 		pt->off = base + step * (uint64_t)i;
 		pt->failed = res->items[i].kind != VR_SAMPLE;
 		pt->min_ns = pt->failed ? 0 : res->items[i].ns;
+		if (pt->failed && c.interrupted) {
+			r->npoints--;
+			break;
+		}
 	}
 	vm_free_program(prog);
 	finish_run(&r->st, &c, d, w0, t0);
@@ -565,6 +582,10 @@ static void interval_row_from(struct interval_row *row, const struct vm_result *
 {
 	int64_t sum = 0;
 
+	if (tries->kind != VR_LIST) {
+		row->failed = true;
+		return;
+	}
 	row->min_ns = INT64_MAX;
 	row->max_ns = 0;
 	for (int t = 0; t < tries->nitems; t++) {
@@ -605,6 +626,10 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 		struct interval_row *row = &r->rows[r->nrows++];
 		row->bytes = (uint64_t)d->lbs << i;
 		interval_row_from(row, &res->items[i]);
+		if (row->failed && c.interrupted) {
+			r->nrows--;	/* cut short, not failed: leave it out */
+			break;
+		}
 	}
 	vm_free_program(prog);
 	interval_fit(r);
@@ -649,7 +674,7 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 	r->rows = calloc((size_t)(count_rows(p) * NSTEPS), sizeof *r->rows);
 	if (!r->rows || start_run(&c, d, p, p->erasesize) < 0)
 		return -1;
-	progress_start("program", NULL, 0);
+	progress_start("program", NULL, rate_ios(p) * NSTEPS);
 	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped; bs /= 2) {
 		struct vm_program *prog = vm_new_program();
 		for (int s = 0; s < NSTEPS && !c.stopped; s++) {

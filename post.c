@@ -14,7 +14,9 @@
 #include <string.h>
 
 #define TOK_MAX 256		/* longer tokens are cut: nothing we read is that long */
-#define RUN_MAX_ROWS 128
+#define RUN_MAX_ROWS 128	/* -a rows; sizes halve, so real runs have far fewer */
+#define RATE_MAX_ROWS 48
+#define MAX_RUNS 1024		/* a post holds dozens; more is not a post */
 #define CMD_MAX_TOKENS 16
 
 /* ---------- numbers ---------- */
@@ -250,36 +252,58 @@ int post_eval_size(const char *s, uint64_t *bytes)
 
 /* ---------- tokens ---------- */
 
+/*
+ * Tokens point into one NUL-separated copy of the text; only the few
+ * repaired ones (joined or split) are allocated on their own.
+ */
 struct toks {
 	char **v;
 	int n, cap;
+	char **owned;
+	int nowned, capowned;
 };
 
-static int toks_push(struct toks *t, const char *s, size_t len)
+static int grow(char ***v, int *cap, int n)
+{
+	if (n < *cap)
+		return 0;
+	int c = *cap ? *cap * 2 : 256;
+	char **nv = realloc(*v, sizeof(*nv) * (size_t)c);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int toks_push_ref(struct toks *t, char *s)
+{
+	if (grow(&t->v, &t->cap, t->n))
+		return -1;
+	t->v[t->n++] = s;
+	return 0;
+}
+
+static int toks_push_copy(struct toks *t, const char *s, size_t len)
 {
 	if (len >= TOK_MAX)
 		len = TOK_MAX - 1;
-	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 256;
-		char **v = realloc(t->v, sizeof(*v) * (size_t)cap);
-		if (!v)
-			return -1;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (grow(&t->owned, &t->capowned, t->nowned))
+		return -1;
 	char *c = malloc(len + 1);
 	if (!c)
 		return -1;
 	memcpy(c, s, len);
 	c[len] = 0;
-	t->v[t->n++] = c;
-	return 0;
+	t->owned[t->nowned++] = c;
+	return toks_push_ref(t, c);
 }
 
 static void toks_free(struct toks *t)
 {
-	for (int i = 0; i < t->n; i++)
-		free(t->v[i]);
+	for (int i = 0; i < t->nowned; i++)
+		free(t->owned[i]);
+	free(t->owned);
 	free(t->v);
 }
 
@@ -288,17 +312,23 @@ static bool is_space_byte(unsigned char c)
 	return c <= ' ';
 }
 
-static int split_raw(const char *text, size_t len, struct toks *out)
+/* Splits buf (len bytes, writable, one spare byte at the end) in place. */
+static int split_raw(char *buf, size_t len, struct toks *out)
 {
 	size_t i = 0;
+	buf[len] = 0;
 	while (i < len) {
-		while (i < len && is_space_byte((unsigned char)text[i]))
+		while (i < len && is_space_byte((unsigned char)buf[i]))
 			i++;
 		size_t start = i;
-		while (i < len && !is_space_byte((unsigned char)text[i]))
+		while (i < len && !is_space_byte((unsigned char)buf[i]))
 			i++;
-		if (i > start && toks_push(out, text + start, i - start))
-			return -1;
+		if (i > start) {
+			buf[i] = 0;	/* a space, a control byte or the spare byte */
+			if (toks_push_ref(out, buf + start))
+				return -1;
+		}
+		i++;
 	}
 	return 0;
 }
@@ -320,32 +350,36 @@ static int join_tokens(const struct toks *raw, struct toks *out)
 {
 	char buf[TOK_MAX * 2];
 	for (int i = 0; i < raw->n; i++) {
-		const char *t = raw->v[i];
+		char *t = raw->v[i];
+		bool copy = false;
 		const char *dollar = strstr(t, "$[");
 		if (dollar && !strchr(dollar, ']')) {
-			size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", t);
+			size_t n = (size_t)snprintf(buf, sizeof(buf), "%.*s", TOK_MAX, t);
 			for (int k = 0; k < 8 && i + 1 < raw->n && n < TOK_MAX; k++) {
 				const char *next = raw->v[++i];
-				n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", next);
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %.*s", TOK_MAX, next);
 				if (n >= sizeof(buf))
 					n = sizeof(buf) - 1;
 				if (strchr(next, ']'))
 					break;
 			}
 			t = buf;
+			copy = true;
 		} else if (i + 1 < raw->n && t[0] == '-' && t[strlen(t) - 1] == '-' &&
 			   strlen(t) <= 8 && isalpha((unsigned char)raw->v[i + 1][0])) {
-			snprintf(buf, sizeof(buf), "%s%s", t, raw->v[i + 1]);
+			snprintf(buf, sizeof(buf), "%s%.*s", t, TOK_MAX, raw->v[i + 1]);
 			i++;
 			t = buf;
+			copy = true;
 		}
 		const char *glue;
 		while (t[0] == '-' && (glue = glued_option(t)) != NULL) {
-			if (toks_push(out, t, (size_t)(glue - t)))
+			if (toks_push_copy(out, t, (size_t)(glue - t)))
 				return -1;
-			t = glue;
+			t = (char *)glue;
+			copy = true;
 		}
-		if (toks_push(out, t, strlen(t)))
+		if (copy ? toks_push_copy(out, t, strlen(t)) : toks_push_ref(out, t))
 			return -1;
 	}
 	return 0;
@@ -570,9 +604,12 @@ static bool rate_runs_equal(const struct rate_result *a, const struct rate_resul
 	return true;
 }
 
+/* Quotes repeat recent runs; looking further back only costs time. */
+#define DUP_WINDOW 64
+
 static bool is_duplicate(const struct post *p, const struct post_run *r)
 {
-	for (int i = 0; i < p->nruns; i++) {
+	for (int i = p->nruns > DUP_WINDOW ? p->nruns - DUP_WINDOW : 0; i < p->nruns; i++) {
 		const struct post_run *q = &p->runs[i];
 		if (q->kind != r->kind)
 			continue;
@@ -696,8 +733,10 @@ static void finish_run(struct parser *ps)
 	ps->ctx.consumed = true;
 	ps->ctx.in_command = false;
 
-	bool keep = !is_duplicate(p, &r);
-	struct post_run *runs = keep ? realloc(p->runs, sizeof(*runs) * (size_t)(p->nruns + 1)) : NULL;
+	bool keep = p->nruns < MAX_RUNS && !is_duplicate(p, &r);
+	struct post_run *runs = p->runs;
+	if (keep && (p->nruns & (p->nruns - 1)) == 0)	/* grow at powers of two */
+		runs = realloc(p->runs, sizeof(*runs) * (size_t)(p->nruns ? 2 * p->nruns : 1));
 	int section = keep && runs ? section_for(ps, r.kind) : -1;
 	if (keep && (!runs || section < 0)) {
 		if (runs)
@@ -749,7 +788,7 @@ static void add_rate_row(struct parser *ps, uint64_t size, const double *rates, 
 	if (ps->active && ps->kind != POST_ALIGN && ps->nrows > 0 &&
 	    size == ps->rrows[ps->nrows - 1].blocksize)
 		return;		/* a row pasted twice */
-	bool continues = ps->active && ps->kind != POST_ALIGN && ps->nrows < RUN_MAX_ROWS &&
+	bool continues = ps->active && ps->kind != POST_ALIGN && ps->nrows < RATE_MAX_ROWS &&
 			 size < ps->rrows[ps->nrows - 1].blocksize;
 	if (!continues)
 		start_run(ps, POST_OPEN_AU);
@@ -863,7 +902,7 @@ static int read_identity(struct parser *ps, char **tok, int i, int n)
 static void parse_tokens(struct parser *ps, char **tok, int n)
 {
 	int i = 0;
-	while (i < n && !ps->oom) {
+	while (i < n && !ps->oom && ps->out->nruns < MAX_RUNS) {
 		const char *t = tok[i];
 		struct align_row arow;
 		int used;
@@ -909,14 +948,19 @@ int post_parse(const char *text, size_t len, struct post *out)
 	struct parser ps;
 	memset(&ps, 0, sizeof(ps));
 	ps.out = out;
-	int rc = split_raw(text, len, &raw) || join_tokens(&raw, &tok) ? -1 : 0;
-	toks_free(&raw);
+	char *buf = malloc(len + 1);
+	if (!buf)
+		return -1;
+	memcpy(buf, text, len);
+	int rc = split_raw(buf, len, &raw) || join_tokens(&raw, &tok) ? -1 : 0;
 	if (rc == 0) {
 		parse_tokens(&ps, tok.v, tok.n);
 		if (ps.oom)
 			rc = -1;
 	}
+	toks_free(&raw);
 	toks_free(&tok);
+	free(buf);
 	if (rc) {
 		finish_run(&ps);
 		post_free(out);

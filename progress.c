@@ -6,6 +6,7 @@
  */
 #include "progress.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,9 +22,10 @@ enum {
 #define SHOW_AFTER_NS	1000000000LL	/* short steps print nothing */
 #define REFRESH_NS	200000000LL	/* at most 5 lines per second */
 
+static volatile sig_atomic_t shown;	/* a progress line is on the screen */
+
 static struct {
 	bool on;		/* stderr is a terminal and a step is running */
-	bool shown;		/* a progress line is on the screen */
 	char test[32], step[48];
 	uint64_t total, done, bytes;
 	int64_t test_start_ns;	/* when the first step began */
@@ -51,9 +53,21 @@ static int terminal_width(void)
 
 static void clear_line(void)
 {
-	if (pr.shown)
+	if (shown) {
 		fputs("\r\033[K", stderr);
-	pr.shown = false;
+		fflush(stderr);
+	}
+	shown = 0;
+}
+
+void progress_clear(void)
+{
+	static const char erase[] = "\r\033[K";
+
+	/* write(2), not stdio: this may run in a signal handler */
+	if (shown && write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
+		return;
+	shown = 0;
 }
 
 /* "0:35", "12:05", "1:02:03" */
@@ -93,7 +107,7 @@ static void show(int64_t now)
 		len = pr.width - 1;	/* a wrapped line could not be rewritten with \r */
 	fprintf(stderr, "\r%.*s\033[K", len, line);
 	fflush(stderr);
-	pr.shown = true;
+	shown = 1;
 	pr.last_ns = now;
 }
 
@@ -119,7 +133,7 @@ void progress_start(const char *test, const char *step, uint64_t total)
 	pr.countdown = TICKS_PER_CLOCK;
 	now = now_ns();
 	pr.start_ns = now;
-	if (pr.shown && now - pr.last_ns >= REFRESH_NS)
+	if (shown && now - pr.last_ns >= REFRESH_NS)
 		show(now);
 }
 

@@ -9,5 +9,10 @@ void progress_start(const char *test, const char *step, uint64_t total);
 /* Called by the VM after each I/O, outside the timed region: must be cheap. */
 void progress_tick(uint64_t bytes_written);
 void progress_done(void);
+/*
+ * Erases the progress line, if one is on the screen, so that a message can
+ * be printed; the next refresh draws it again. Async-signal-safe.
+ */
+void progress_clear(void);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "analyze.h"
 #include "identity.h"
 #include "report.h"
 
@@ -217,6 +218,54 @@ void json_status(struct jw *w, const struct run_status *st)
 	jw_object_end(w);
 }
 
+/* Verdicts, in the shape --auto uses: what the numbers of this one run say. */
+static void json_size_verdict(struct jw *w, const char *key, const struct size_estimate *e)
+{
+	jw_object_begin(w, key);
+	if (e->bytes)
+		jw_uint(w, "bytes", e->bytes);
+	else
+		jw_null(w, "bytes");
+	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "evidence", e->evidence);
+	jw_object_end(w);
+}
+
+static void json_verdict(struct jw *w, const struct report *rep)
+{
+	if (rep->align) {
+		struct size_estimate erase, page;
+
+		analyze_align(rep->align, &erase, &page);
+		jw_object_begin(w, "verdict");
+		json_size_verdict(w, "erase_size", &erase);
+		json_size_verdict(w, "page_size", &page);
+		jw_object_end(w);
+	} else if (rep->rates && rep->test && strcmp(rep->test, "find-fat") == 0) {
+		struct fat_estimate fat;
+
+		analyze_find_fat(rep->rates, &fat);
+		jw_object_begin(w, "verdict");
+		jw_object_begin(w, "fat_area");
+		jw_int(w, "aus", fat.aus);
+		jw_uint(w, "bytes", fat.bytes);
+		jw_string(w, "confidence", confidence_name(fat.conf));
+		jw_string(w, "evidence", fat.evidence);
+		jw_object_end(w);
+		jw_object_end(w);
+	} else if (rep->rates) {
+		static const char *const names[] = { [RUN_HOLDS] = "holds", [RUN_COLLAPSED] = "collapsed",
+						     [RUN_UNCLEAR] = "unclear" };
+		enum collapse c = analyze_open_au_run(rep->rates, 0);
+
+		/* one run cannot count open erase blocks; it says whether nr of them were too many */
+		jw_object_begin(w, "verdict");
+		jw_int(w, "open_au_nr", rep->rates->nr);
+		jw_string(w, "small_block_writes", c <= RUN_UNCLEAR ? names[c] : "unclear");
+		jw_object_end(w);
+	}
+}
+
 /* The status of whichever result the run produced. */
 static const struct run_status *report_status(const struct report *rep)
 {
@@ -269,6 +318,8 @@ void json_report(FILE *f, const struct report *rep)
 		json_interval(&w, "interval", rep->interval);
 	if (rep->program)
 		json_program(&w, "program", rep->program);
+	if (st && !st->partial)
+		json_verdict(&w, rep);
 	if (st)
 		json_status(&w, st);
 	jw_object_end(&w);

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "vm.h"
 
 const struct safety_sources safety_system_sources = {
@@ -1058,7 +1059,8 @@ static void on_stop_signal(int sig)
 		int saved_errno = errno;	/* the interrupted code may be about to read it */
 		first_signal = sig;
 		vm_stop_requested = 1;
-		say("\nflashbench: stopping after the current I/O (again to abort at once)\n");
+		progress_clear();
+		say("flashbench: stopping after the current I/O (again to abort at once)\n");
 		errno = saved_errno;
 		return;
 	}

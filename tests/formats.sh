@@ -110,30 +110,18 @@ fingerprint() {
 	echo "$(md5sum <"$1" | cut -d' ' -f1) $(stat -c %.9Y "$1")"
 }
 
-# make_loop and make_zram run in $(...) when called as documented, so their
-# bookkeeping (and skip) would stay in the subshell; these keep it here.
-# use_loop FILE [losetup options]: sets LOOP
+# use_loop FILE [losetup options]: sets LOOP (FILE must be in $T)
 use_loop() {
-	local l rc
-	l=$(make_loop "$@"); rc=$?
-	[ "$rc" = 77 ] && skip "${l#skip: }"
-	[ "$rc" = 0 ] || fail "cannot attach a loop device: $l"
-	_loops+=("$l")
-	LOOP=$l
+	LOOP=$(make_loop "$@") || fail "cannot attach a loop device over $1"
 }
 
 # use_zram SIZE: sets ZRAM
 use_zram() {
-	local z rc
-	z=$(make_zram "$1"); rc=$?
-	[ "$rc" = 77 ] && skip "${z#skip: }"
-	[ "$rc" = 0 ] || fail "cannot set up zram: $z"
-	_zram=1
-	ZRAM=$z
+	ZRAM=$(make_zram "$1") || fail "cannot set up zram"
 }
 
-# use_shm_file NAME SIZE_MIB: a zero-filled file on tmpfs (fast writes),
-# removed on exit; sets SHMFILE
+# use_shm_file NAME SIZE_MIB: a zero-filled regular file on tmpfs (fast
+# writes), removed on exit; sets SHMFILE. Not for loop devices (use $T).
 use_shm_file() {
 	if [ -z "${SHM:-}" ]; then
 		SHM=$(mktemp -d /dev/shm/fbtest.XXXXXX) || fail "no /dev/shm"

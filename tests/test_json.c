@@ -194,6 +194,7 @@ static void test_report_align(void)
 	CHECK_STR(eval(&m, "d[\"status\"][\"first_failure\"][\"error\"]"), "Input/output error");
 	CHECK_STR(eval(&m, "d[\"status\"][\"first_failure\"][\"operation\"]"), "read");
 	CHECK_STR(eval(&m, "d[\"status\"][\"device_ns\"]"), "123456789");
+	CHECK_STR(eval(&m, "\"verdict\" in d"), "False");	/* partial: no verdict */
 	free(m.buf);
 }
 
@@ -231,6 +232,7 @@ static void test_report_rates(void)
 	CHECK_STR(eval(&m, "d[\"find_fat\"][\"erasesize_bytes\"], d[\"find_fat\"][\"nr\"]"), "(4194304, 3)");
 	CHECK_STR(eval(&m, "d[\"status\"][\"bytes_written\"], d[\"status\"][\"partial\"]"), "(25165824, False)");
 	CHECK_STR(eval(&m, "\"first_failure\" in d[\"status\"]"), "False");
+	CHECK_STR(eval(&m, "sorted(d[\"verdict\"][\"fat_area\"])"), "['aus', 'bytes', 'confidence', 'evidence']");
 	free(m.buf);
 }
 

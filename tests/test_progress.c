@@ -81,9 +81,12 @@ static void test_terminal(void)
 
 	progress_start("open-au", "4KiB", 10000);
 	run_step(1.3, 10000);
-	progress_done();
+	progress_clear();	/* as before a message */
+	progress_done();	/* nothing left to erase */
 	stderr_back(saved);
 	drain(master, out, sizeof(out));
+	size_t n = strlen(out);
+	CHECK(n >= 8 && memcmp(out + n - 8, "\r\033[K\r\033[K", 8) != 0);
 
 	char *first = strstr(out, "open-au: 4KiB ");
 	CHECK(first != NULL);

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-use_shm_file card 96; f=$SHMFILE
+f=$(make_file card 96M)
 use_loop "$f"; loop=$LOOP
 run "$FB" -a "$loop"
 expect_rc 0

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 
-CARDS=${AUTO_MATRIX_CARDS:-48}
+CARDS=${AUTO_MATRIX_CARDS:-64}
 SEED=${AUTO_MATRIX_SEED:-20261130}
 
 python3 - "$FB" "$T" "$CARDS" "$SEED" ${AUTO_MATRIX_ARGS:---max-write=16G} <<'PY' || exit 1

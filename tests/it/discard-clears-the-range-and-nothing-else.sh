@@ -14,7 +14,7 @@ cmp -s <(head -c $((3 << 20)) "$f" | tail -c $((2 << 20))) <(head -c $((2 << 20)
 cmp -s <(head -c $((1 << 20)) "$f") <(head -c $((1 << 20)) "$T/orig") || fail "before the range changed"
 cmp -s <(tail -c $((5 << 20)) "$f") <(tail -c $((5 << 20)) "$T/orig") || fail "after the range changed"
 
-use_shm_file card2 8; g=$SHMFILE
+g=$(make_file card2 8M)
 head -c $((8 << 20)) /dev/urandom >"$g"
 cp "$g" "$T/orig2"
 use_loop "$g"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# -f on a loop device, with the defaults (4 MiB, 16 KiB, 6 columns).
+# -f on a loop device: 6 rate columns (the default --fat-nr).
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-use_shm_file card 32; f=$SHMFILE
+f=$(make_file card 32M)
 use_loop "$f"
-run "$FB" -f "$LOOP"
+run "$FB" -f -e 1M -b 128K "$LOOP"
 expect_rc 0
-check_rate_table $((4 << 20)) $((16 << 10)) 6
+check_rate_table $((1 << 20)) $((128 << 10)) 6

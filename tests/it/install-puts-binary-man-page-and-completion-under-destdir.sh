@@ -6,9 +6,11 @@ repo=$(cd "$TESTS_DIR/.." && pwd)
 command -v make >/dev/null || skip "no make"
 # The build directory the binary under test came from (top-level ./flashbench is B=build).
 bdir=$(cd "$(dirname "$FB")" && pwd)
-if [ "$bdir" = "$repo" ]; then b=build; else b=$bdir; fi
+if [ "$bdir" = "$repo" ]; then b=build bin_target=flashbench; else b=$bdir bin_target=$bdir/flashbench; fi
+# -o: install what was built and tested, never rebuild it here
+mk() { run make -s -C "$repo" -o "$bin_target" "$@" B="$b"; }
 
-run make -s -C "$repo" install DESTDIR="$T/x" PREFIX=/usr B="$b"
+mk install DESTDIR="$T/x" PREFIX=/usr
 expect_rc 0
 bin=$T/x/usr/bin/flashbench
 man=$T/x/usr/share/man/man1/flashbench.1
@@ -23,12 +25,12 @@ expect_rc 0
 expect_out "[0-9]+\.[0-9]+"
 
 # default PREFIX is /usr/local
-run make -s -C "$repo" install DESTDIR="$T/y" B="$b"
+mk install DESTDIR="$T/y"
 expect_rc 0
 [ -x "$T/y/usr/local/bin/flashbench" ] && [ -f "$T/y/usr/local/share/man/man1/flashbench.1" ] ||
 	fail "default prefix is not /usr/local: $(cd "$T/y" && find . -type f)"
 
-run make -s -C "$repo" uninstall DESTDIR="$T/x" PREFIX=/usr B="$b"
+mk uninstall DESTDIR="$T/x" PREFIX=/usr
 expect_rc 0
 left=$(find "$T/x" -type f)
 [ -z "$left" ] || fail "uninstall left: $left"

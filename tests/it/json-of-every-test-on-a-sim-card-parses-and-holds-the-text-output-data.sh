@@ -38,12 +38,17 @@ if args.startswith("-a"):
     assert ints(r[k] for r in rows for k in ("pre_ns", "on_ns", "post_ns", "diff_ns"))
     for r in rows:
         assert abs(r["diff_ns"] - (r["on_ns"] - (r["pre_ns"] + r["post_ns"]) / 2)) <= 1, r
+    assert d["verdict"]["erase_size"]["bytes"] == 4 << 20, d["verdict"]
 elif args.startswith("-O") or args.startswith("-f"):
     key = "open_au" if args.startswith("-O") else "find_fat"
     assert d["test"] == ("open-au" if key == "open_au" else "find-fat"), d["test"]
     rows = d[key]["rows"]
     assert [r["blocksize_bytes"] for r in rows] == [bytes_of(l.split()[0]) for l in text], "sizes differ"
     ncols = 6 if key == "find_fat" else 1
+    if key == "open_au":   # sdhc-good keeps 8 erase blocks open: 3 hold
+        assert d["verdict"] == {"open_au_nr": 3, "small_block_writes": "holds"}, d["verdict"]
+    else:
+        assert d["verdict"]["fat_area"]["confidence"] in ("none", "low", "medium", "high"), d["verdict"]
     for r, l in zip(rows, text):
         assert len(r["rate_bytes_per_s"]) == ncols == len(l.split()) - 1, (r, l)
         for rate, ns, b in zip(r["rate_bytes_per_s"], r["ns"], r["bytes"]):

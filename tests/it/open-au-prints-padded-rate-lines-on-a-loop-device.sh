@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
-use_shm_file card 64; f=$SHMFILE
+f=$(make_file card 64M)
 use_loop "$f"
 run "$FB" -O -e 1M -b 32K --open-au-nr=3 "$LOOP"
 expect_rc 0

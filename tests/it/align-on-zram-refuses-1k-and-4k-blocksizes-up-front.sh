@@ -13,3 +13,12 @@ expect_rc 2
 expect_err '(--blocksize|-b)'
 expect_err '1024|1KiB|1K'
 expect_err '4096'
+
+# 4 KiB is a multiple of the block size, but a 4 KiB read cannot straddle a
+# boundary there (it would start 2 KiB before it): refused as clearly
+run "$FB" -a --blocksize=4096 "$z"
+expect_rc 2
+[ -z "$out" ] || fail "printed results: $out"
+[ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "want one line on stderr: $errout"
+expect_err '(--blocksize|-b)=?4096'
+expect_err '8192'
