@@ -1,12 +1,15 @@
 /*
- * flashbench --auto: identity, alignment (read-only), with --destructive the
- * open-AU and FAT-area searches, then a verdict, advice and the raw tables.
+ * flashbench --auto: identity, alignment (read-only, repeated until the
+ * estimate is stable or ~20 s of device time are spent), with --destructive
+ * the FAT-area and open-AU searches, then a verdict, advice and the raw
+ * tables in the original formats (or all of it as one JSON document).
  *
  * Cost control in the write phase: every --open-au run writes N erase
  * blocks per row, so the searches test as few N as possible (growing by
- * half, then bisecting), use only the rows that show a collapse (erase size
- * down to an eighth of it), stop a run as soon as its collapse is clear,
- * and never start a run that could take the total past --max-write.
+ * half, then bisecting; random mode only up to the linear count), use only
+ * the rows that show a collapse (down to E/8 linear, E/32 random), stop a
+ * run as soon as the analysis calls it collapsed, and never start a run
+ * that could take the total past --max-write.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -57,7 +60,7 @@ struct row_watch {
 	uint64_t max_write;
 	uint64_t row_bytes;	/* what one more row writes */
 	bool open_au;		/* else find-fat */
-	struct rate_result so_far;	/* open-au: the run's rows up to now (rows = .rows below) */
+	struct rate_result so_far;	/* the run's rows up to now, for the analysis */
 	uint64_t pagesize;
 	int nrows;
 	bool stopped_early, cut_by_cap;
@@ -897,9 +900,10 @@ static void print_raw(FILE *f, const struct autostate *s)
 	fputc('\n', f);
 	text_align(f, &s->align);
 	if (s->have_fat) {
-		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s\n", dev,
+		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s%s\n", dev,
 			fmt_size(e, s->fat.erasesize), fmt_size(b, s->fat.blocksize), s->fat.nr,
-			s->fat.random ? " --random" : "");
+			s->fat.random ? " --random" : "",
+			s->fat_stopped_early ? "   # stopped once settled" : "");
 		text_rates(f, &s->fat);
 	}
 	/* linear runs, then random ones, each by ascending N (not in search order) */

@@ -392,6 +392,7 @@ struct results {
 	struct scatter_result scatter;
 	struct interval_result interval;
 	struct program_result program;
+	struct discard_result discard;
 };
 
 static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep)
@@ -427,6 +428,11 @@ static void measure(struct dev *d, const struct options *o, struct results *res,
 		rep->program = &res->program;
 		rep->test = "program";
 		break;
+	case ACT_DISCARD:
+		measure_discard(d, &o->p, o->discard_off, o->discard_len, &res->discard);
+		rep->discard = &res->discard;
+		rep->test = "discard";
+		break;
 	default:
 		break;
 	}
@@ -441,15 +447,6 @@ static void free_results(struct results *res)
 	program_result_free(&res->program);
 }
 
-static const struct run_status *status_of(const struct report *rep)
-{
-	if (rep->align) return &rep->align->st;
-	if (rep->rates) return &rep->rates->st;
-	if (rep->scatter) return &rep->scatter->st;
-	if (rep->interval) return &rep->interval->st;
-	if (rep->program) return &rep->program->st;
-	return NULL;
-}
 
 static void verbose_summary(const struct dev *d)
 {
@@ -470,21 +467,6 @@ static int write_plot(const struct report *rep, const char *path)
 	return close_output(f, path);
 }
 
-static int run_discard(struct dev *d, const struct options *o)
-{
-	int64_t ns;
-	char t[FMT_BUF], s[FMT_BUF];
-	int r = dev_discard(d, o->discard_off, o->discard_len, &ns);
-
-	if (r < 0) {
-		fprintf(stderr, "flashbench: %s: discard failed at offset %" PRIu64 " (%" PRIu64
-			" bytes): %s\n", d->path, o->discard_off, o->discard_len, strerror(-r));
-		return 1;
-	}
-	printf("discarded %s at offset %" PRIu64 " in %s\n", fmt_size(s, o->discard_len),
-	       o->discard_off, fmt_time(t, ns));
-	return 0;
-}
 
 static int output_results(const struct options *o, const struct report *rep)
 {
@@ -523,16 +505,12 @@ static int run_test(struct dev *d, const struct options *o)
 		}
 	}
 	memset(&res, 0, sizeof res);
-	if (o->action == ACT_DISCARD)
-		status = run_discard(d, o);
-	else {
-		measure(d, o, &res, &rep);
-		if (output_results(o, &rep) < 0)
-			status = 1;
-		const struct run_status *st = status_of(&rep);
-		if (st && st->nfailures)
-			status = 1;
-	}
+	measure(d, o, &res, &rep);
+	if (output_results(o, &rep) < 0)
+		status = 1;
+	const struct run_status *st = report_status(&rep);
+	if (st && st->nfailures)
+		status = 1;
 	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
 		fprintf(stderr, "flashbench: --preserve: %s\n", err);
 		status = 1;

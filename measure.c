@@ -704,3 +704,28 @@ void program_result_free(struct program_result *r)
 	free(r->rows);
 	r->rows = NULL;
 }
+
+/* ------------------------------------------------------------ --discard */
+
+int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_t len,
+		    struct discard_result *r)
+{
+	struct vm_ctx c;
+	uint64_t w0 = d->bytes_written;
+	int64_t t0 = d->device_ns;
+
+	memset(r, 0, sizeof *r);
+	r->off = off;
+	r->len = len;
+	if (start_run(&c, d, p, d->lbs) < 0)
+		return -1;
+	struct vm_program *prog = vm_new_program();
+	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)len, 0,
+				 vm_op(prog, VM_DISCARD, 0, 0, NULL));
+	const struct vm_result *res = vm_run(&c, prog, op, off);
+	r->failed = res->kind != VR_SAMPLE;
+	r->ns = r->failed ? 0 : res->ns;
+	vm_free_program(prog);
+	finish_run(&r->st, &c, d, w0, t0);
+	return r->st.partial ? -1 : 0;
+}

@@ -128,6 +128,14 @@ struct program_result {
 	struct run_status st;
 };
 
+/* --discard=OFF:LEN */
+struct discard_result {
+	uint64_t off, len;
+	int64_t ns;
+	bool failed;
+	struct run_status st;
+};
+
 /*
  * Validation (no I/O): 0, or -1 with a one-line usage message in err
  * ("--blocksize=0: must be at least 512"). dev gives size and lbs.
@@ -155,6 +163,8 @@ int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *
 int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r);
 int measure_interval(struct dev *d, const struct params *p, struct interval_result *r);
 int measure_program(struct dev *d, const struct params *p, struct program_result *r);
+int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_t len,
+		    struct discard_result *r);
 
 void align_result_free(struct align_result *r);
 void rate_result_free(struct rate_result *r);

@@ -21,7 +21,11 @@ struct report {
 	const struct scatter_result *scatter;
 	const struct interval_result *interval;
 	const struct program_result *program;
+	const struct discard_result *discard;
 };
+
+/* The status of whichever result the report holds; NULL if none. */
+const struct run_status *report_status(const struct report *rep);
 
 /* Original text formats */
 void text_align(FILE *f, const struct align_result *r);
@@ -29,6 +33,7 @@ void text_rates(FILE *f, const struct rate_result *r);
 void text_scatter(FILE *f, const struct scatter_result *r);
 void text_interval(FILE *f, const struct interval_result *r);
 void text_program(FILE *f, const struct program_result *r);
+void text_discard(FILE *f, const struct discard_result *r);
 void text_report(FILE *f, const struct report *rep);
 /* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */
 void text_status(FILE *f, const struct report *rep);
@@ -43,6 +48,7 @@ void json_rates(struct jw *w, const char *key, const struct rate_result *r);
 void json_scatter(struct jw *w, const char *key, const struct scatter_result *r);
 void json_interval(struct jw *w, const char *key, const struct interval_result *r);
 void json_program(struct jw *w, const char *key, const struct program_result *r);
+void json_discard(struct jw *w, const char *key, const struct discard_result *r);
 void json_status(struct jw *w, const struct run_status *st);
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */

@@ -178,6 +178,18 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 	jw_object_end(w);
 }
 
+void json_discard(struct jw *w, const char *key, const struct discard_result *r)
+{
+	jw_object_begin(w, key);
+	jw_uint(w, "offset_bytes", r->off);
+	jw_uint(w, "length_bytes", r->len);
+	if (r->failed)
+		jw_null(w, "time_ns");
+	else
+		jw_int(w, "time_ns", r->ns);
+	jw_object_end(w);
+}
+
 void json_program(struct jw *w, const char *key, const struct program_result *r)
 {
 	jw_object_begin(w, key);
@@ -267,20 +279,6 @@ static void json_verdict(struct jw *w, const struct report *rep)
 }
 
 /* The status of whichever result the run produced. */
-static const struct run_status *report_status(const struct report *rep)
-{
-	if (rep->align)
-		return &rep->align->st;
-	if (rep->rates)
-		return &rep->rates->st;
-	if (rep->scatter)
-		return &rep->scatter->st;
-	if (rep->interval)
-		return &rep->interval->st;
-	if (rep->program)
-		return &rep->program->st;
-	return NULL;
-}
 
 /* Results go under the test's name, as an identifier: "open_au" or "find_fat" for rates. */
 static const char *rates_key(const struct report *rep)
@@ -318,6 +316,8 @@ void json_report(FILE *f, const struct report *rep)
 		json_interval(&w, "interval", rep->interval);
 	if (rep->program)
 		json_program(&w, "program", rep->program);
+	if (rep->discard)
+		json_discard(&w, "discard", rep->discard);
 	if (st && !st->partial)
 		json_verdict(&w, rep);
 	if (st)

@@ -90,6 +90,15 @@ void text_program(FILE *f, const struct program_result *r)
 	}
 }
 
+void text_discard(FILE *f, const struct discard_result *r)
+{
+	char t[FMT_BUF], s[FMT_BUF];
+
+	if (!r->failed)
+		fprintf(f, "discarded %s at offset %" PRIu64 " in %s\n", fmt_size(s, r->len), r->off,
+			fmt_time(t, r->ns));
+}
+
 void text_report(FILE *f, const struct report *rep)
 {
 	if (rep->align)
@@ -102,9 +111,11 @@ void text_report(FILE *f, const struct report *rep)
 		text_interval(f, rep->interval);
 	if (rep->program)
 		text_program(f, rep->program);
+	if (rep->discard)
+		text_discard(f, rep->discard);
 }
 
-static const struct run_status *report_status(const struct report *rep)
+const struct run_status *report_status(const struct report *rep)
 {
 	if (rep->align)
 		return &rep->align->st;
@@ -116,6 +127,8 @@ static const struct run_status *report_status(const struct report *rep)
 		return &rep->interval->st;
 	if (rep->program)
 		return &rep->program->st;
+	if (rep->discard)
+		return &rep->discard->st;
 	return NULL;
 }
 

@@ -275,7 +275,7 @@ static struct vm_result do_io(struct run *r, enum vm_opcode code, uint64_t off, 
 
 	if (should_stop(c))
 		return failed_result(EINTR);
-	if (len > c->max_len)
+	if (code != VM_DISCARD && len > c->max_len)
 		return failed_result(EOVERFLOW);
 	if (code == VM_READ) {
 		err = dev_read(c->dev, c->buf, len, off, &ns);
