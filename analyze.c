@@ -661,7 +661,7 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS || looks[i].longest_stretch < 2)
 			continue;
 		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
-					     first_run[i - 1]->erasesize / 4);
+					     first_run[i - 1]->erasesize / 8);
 		if (g >= 2) {
 			uv[i] = RUN_COLLAPSED;
 			if (relative < 0)

@@ -195,7 +195,8 @@ static int run_alignment(struct autostate *s, FILE *err)
 	struct size_estimate prev_erase = {0}, prev_page = {0};
 	int64_t last_ns = 0;
 
-	ap.blocksize = s->d->lbs > ALIGN_BLOCKSIZE ? s->d->lbs : ALIGN_BLOCKSIZE;
+	/* -a reads across boundaries at half a block: two logical blocks at least */
+	ap.blocksize = 2 * s->d->lbs > ALIGN_BLOCKSIZE ? 2 * s->d->lbs : ALIGN_BLOCKSIZE;
 	ap.keep_going = NULL;
 	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
 		fprintf(err, "flashbench: --auto: %s\n", msg);
@@ -782,6 +783,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* Advice follows only from counts measured with some confidence. */
+static bool lin_is_known(const struct autostate *s)
+{
+	return s->have_lin && s->lin.n > 0 && !s->lin.at_least && s->lin.conf >= CONF_MEDIUM;
+}
+
 static void make_advice(const struct autostate *s, struct advice *a)
 {
 	const uint64_t mib = 1ull << 20, seg = 2ull << 20;
@@ -800,7 +807,7 @@ static void make_advice(const struct autostate *s, struct advice *a)
 	a->stripe_width = a->au / 4096 ? a->au / 4096 : 1;
 	uint64_t section = a->au / gcd_u64(a->au, seg) * seg;	/* lcm(AU, 2 MiB segment) */
 	a->f2fs_segs_per_section = (unsigned int)(section / seg);
-	if (s->have_lin && s->lin.n > 0 && !s->lin.at_least && s->lin.n < 6)
+	if (lin_is_known(s) && s->lin.n < 6)
 		a->active_logs = s->lin.n >= 4 ? 4 : 2;
 }
 
@@ -832,7 +839,7 @@ static void print_advice(FILE *f, const struct autostate *s, const struct advice
 	if (a->active_logs)
 		fprintf(f, "            mount -o active_logs=%d  (f2fs writes 6 logs at once; this card keeps %d open)\n",
 			a->active_logs, s->lin.n);
-	if (s->have_lin && s->lin.n > 0 && s->lin.n <= 2 && !s->lin.at_least)
+	if (lin_is_known(s) && s->lin.n <= 2)
 		fprintf(f, "  Only %d erase block%s open at a time: a journaling filesystem's scattered\n"
 			"  writes (data, metadata, journal) will be slow; keep logs and /tmp on tmpfs.\n",
 			s->lin.n, s->lin.n == 1 ? " stays" : "s stay");
@@ -1100,8 +1107,13 @@ static void print_json(FILE *f, const struct autostate *s)
 
 	jw_int(&w, "align_runs", s->nalign);
 	json_align(&w, "align", &s->align);
-	if (s->o->destructive)
+	if (s->o->destructive) {
 		json_write_phase(&w, s);
+	} else {
+		char next[512];
+		snprintf(next, sizeof(next), "flashbench --auto --destructive %s", dev);
+		jw_string(&w, "to_measure_writes", next);	/* overwrites data on the device */
+	}
 
 	overall_status(s, &st);
 	json_status(&w, &st);

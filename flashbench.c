@@ -80,7 +80,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --scatter-span=N      blocks between --scatter offsets (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
 	       "      --destructive         let --auto run its write tests\n"
-	       "      --max-write=SIZE      cap on bytes --auto may write (default 1GiB)\n"
+	       "      --max-write=SIZE      cap on bytes --auto may write (default: 1024 erase\n"
+	       "                            blocks, at least 1GiB)\n"
 	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"
 	       "                            continue for reads)\n"
 	       "\n"
@@ -251,7 +252,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	params_defaults(&o->p);
-	o->max_write = 1ull << 30;
+	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:ro:vhV", long_options, NULL)) != -1) {
 		if (c == '?') {

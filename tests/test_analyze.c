@@ -387,12 +387,12 @@ static void test_open_au_series(void)
 	analyze_open_au_series(rp, nrs, 0, 0, &est);
 	CHECK(est.conf == CONF_NONE);
 	/*
-	 * Cheap garbage collection (12 ms a write, 3% of an erase-block
+	 * Cheap garbage collection (10 ms a write, 3% of an erase-block
 	 * rewrite): no run looks collapsed alone, but N=3 is several times
 	 * slower for small writes than N=2 and halves per halving.
 	 */
 	for (int i = 0; i < 3; i++)
-		make_run(&runs[i], i, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, i == 2 ? 0.012 : 0, 0);
+		make_run(&runs[i], i, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, i == 2 ? 0.01 : 0, 0);
 	CHECK(analyze_open_au_run(&runs[2], 16 * KiB) == RUN_HOLDS);
 	analyze_open_au_series(rp, nrs, 3, 16 * KiB, &est);
 	CHECK(est.n == 2 && !est.at_least);

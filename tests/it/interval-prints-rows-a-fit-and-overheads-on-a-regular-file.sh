@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # -i --interval-order=N: a line per size 512*2^i, a regression line, then the
-# per-size overhead lines; on a regular file and on a loop device.
+# per-size overhead lines.
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
@@ -27,8 +27,3 @@ f=$(make_file card 16M)
 run "$FB" -i --interval-order=8 "$f"
 expect_rc 0
 check_interval 8
-
-use_loop "$f"
-run "$FB" --interval --interval-order=9 "$LOOP"
-expect_rc 0
-check_interval 9

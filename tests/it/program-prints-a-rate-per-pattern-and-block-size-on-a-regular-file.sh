@@ -23,9 +23,3 @@ use_shm_file card 32; f=$SHMFILE
 run "$FB" -p -e 1M -b 256K "$f"
 expect_rc 0
 check_program $((1 << 20)) $((256 << 10))
-
-g=$(make_file card2 32M)
-use_loop "$g"
-run "$FB" --program -e 512K -b 64K "$LOOP"
-expect_rc 0
-check_program $((512 << 10)) $((64 << 10))
