@@ -166,6 +166,29 @@ static void cross_check_erase(struct card *c)
 	c->erase.bytes = best;
 }
 
+/* Blocks in random mode are open blocks: no more of them than the linear limit. */
+static void bound_random_by_linear(struct card *c)
+{
+	for (int i = 0; i < c->nseries; i++) {
+		struct series *r = &c->series[i];
+		if (!r->random || !r->est.at_least)
+			continue;
+		for (int j = 0; j < c->nseries; j++) {
+			const struct series *l = &c->series[j];
+			if (l->random || l->erasesize != r->erasesize || l->est.at_least ||
+			    l->est.conf == CONF_NONE || r->est.n < l->est.n)
+				continue;
+			r->est.n = l->est.n;
+			r->est.at_least = false;
+			if (l->est.conf < r->est.conf)
+				r->est.conf = l->est.conf;
+			size_t n = strlen(r->est.evidence);
+			snprintf(r->est.evidence + n, sizeof(r->est.evidence) - n,
+				 "; no more than the %d open in linear mode", l->est.n);
+		}
+	}
+}
+
 /* Many open AUs at a small size can mean several tested AUs share one erase block. */
 static void check_suspicious_count(struct card *c)
 {
@@ -232,6 +255,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 		struct series *s = &c->series[i];
 		analyze_open_au_series(s->runs, s->nrs, s->nruns, page_hint(c), &s->est);
 	}
+	bound_random_by_linear(c);
 	check_suspicious_count(c);
 }
 

@@ -75,13 +75,14 @@ static int check_halvings(const struct dev *d, const struct params *p, char *err
 	return 0;
 }
 
-static int check_span_fits(const struct dev *d, const char *what, uint64_t off, uint64_t len,
+/* opt names the option (and value) to change, e.g. "--fat-nr=20". */
+static int check_span_fits(const struct dev *d, const char *opt, uint64_t off, uint64_t len,
 			   char *err, size_t n)
 {
 	if (off > d->size || len > d->size - off) {
 		char a[FMT_BUF], b[FMT_BUF];
 		return fail(err, n, "%s: needs %s from offset %" PRIu64 " but %s has only %s",
-			    what, fmt_size(a, len), off, d->path, fmt_size(b, d->size));
+			    opt, fmt_size(a, len), off, d->path, fmt_size(b, d->size));
 	}
 	return 0;
 }
@@ -132,8 +133,10 @@ int open_au_check(const struct dev *d, const struct params *p, char *err, size_t
 	if (p->open_au_nr < 1 || p->open_au_nr > RATE_MAX_COLS * 16)
 		return fail(err, n, "--open-au-nr=%lld: must be between 1 and %d", p->open_au_nr,
 			    RATE_MAX_COLS * 16);
-	return check_span_fits(d, "--open-au", open_au_offset(p),
-			       p->erasesize * (uint64_t)p->open_au_nr, err, n);
+	char opt[64];
+	snprintf(opt, sizeof opt, "--open-au-nr=%lld", p->open_au_nr);
+	return check_span_fits(d, opt, open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr,
+			       err, n);
 }
 
 int find_fat_check(const struct dev *d, const struct params *p, char *err, size_t n)
@@ -142,7 +145,9 @@ int find_fat_check(const struct dev *d, const struct params *p, char *err, size_
 		return -1;
 	if (p->fat_nr < 1 || p->fat_nr > RATE_MAX_COLS)
 		return fail(err, n, "--fat-nr=%lld: must be between 1 and %d", p->fat_nr, RATE_MAX_COLS);
-	return check_span_fits(d, "--find-fat", 0, p->erasesize * (uint64_t)p->fat_nr, err, n);
+	char opt[64];
+	snprintf(opt, sizeof opt, "--fat-nr=%lld", p->fat_nr);
+	return check_span_fits(d, opt, 0, p->erasesize * (uint64_t)p->fat_nr, err, n);
 }
 
 static uint64_t scatter_points(const struct params *p)
@@ -162,7 +167,9 @@ int scatter_check(const struct dev *d, const struct params *p, char *err, size_t
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
 	uint64_t step = p->blocksize * (uint64_t)p->scatter_span;
-	return check_span_fits(d, "--scatter", p->offset_set ? p->offset : 0,
+	char opt[64];
+	snprintf(opt, sizeof opt, "--scatter-order=%lld", p->scatter_order);
+	return check_span_fits(d, opt, p->offset_set ? p->offset : 0,
 			       step * (scatter_points(p) - 1) + p->blocksize, err, n);
 }
 
@@ -179,15 +186,18 @@ int interval_check(const struct dev *d, const struct params *p, char *err, size_
 		return fail(err, n, "--interval-order=%lld: must be between 1 and 24", p->interval_order);
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
-	return check_span_fits(d, "--interval", p->offset_set ? p->offset : 0,
-			       interval_largest(d, p), err, n);
+	char opt[64];
+	snprintf(opt, sizeof opt, "--interval-order=%lld", p->interval_order);
+	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, interval_largest(d, p), err, n);
 }
 
 int program_check(const struct dev *d, const struct params *p, char *err, size_t n)
 {
 	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
 		return -1;
-	return check_span_fits(d, "--program", p->offset_set ? p->offset : 0, p->erasesize, err, n);
+	char opt[64];
+	snprintf(opt, sizeof opt, "--erasesize=%" PRIu64, p->erasesize);
+	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, p->erasesize, err, n);
 }
 
 /* ------------------------------------------------------------------ spans */

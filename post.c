@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOK_MAX 256		/* longer tokens are cut: nothing we read is that long */
+#define TOK_MAX 256		/* repaired tokens are cut there: nothing we read is longer */
 #define RUN_MAX_ROWS 128	/* -a rows; sizes halve, so real runs have far fewer */
 #define RATE_MAX_ROWS 48
 #define MAX_RUNS 1024		/* a post holds dozens; more is not a post */
