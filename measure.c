@@ -281,16 +281,16 @@ int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out
 
 /*
  * Boundary places for one alignment: up to seven multiples of it, spread
- * across the device about as far apart as the largest boundary. The step
- * is a power-of-two multiple of the alignment, so a 6 MiB row on a 12 MiB
- * card only ever lands on odd multiples of 6 MiB and stays cleanly low.
+ * across the device. The step is a power-of-two multiple of the alignment,
+ * so a 6 MiB row on a 12 MiB card only ever lands on odd multiples of 6 MiB
+ * and stays cleanly low.
  */
-static int align_positions(uint64_t size, uint64_t a, uint64_t top, uint64_t bs, uint64_t *step)
+static int align_positions(uint64_t size, uint64_t a, uint64_t bs, uint64_t *step)
 {
 	int n = 0;
 	uint64_t mult = 1;
 
-	while (mult * 2 <= top / a)
+	while (a + (ALIGN_POSITIONS - 1) * a * mult * 2 + bs <= size)
 		mult *= 2;
 	*step = a * mult;
 	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += *step)
@@ -372,7 +372,7 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 		struct vm_program *prog = vm_new_program();
 		struct align_row *row = &r->rows[r->nrows++];
 		uint64_t step;
-		int npos = align_positions(d->size, bounds[i], bounds[0], p->blocksize, &step);
+		int npos = align_positions(d->size, bounds[i], p->blocksize, &step);
 		struct vm_op *op = align_row_program(prog, p, step, npos);
 
 		row->align = bounds[i];
