@@ -14,6 +14,7 @@
  * write is a sizeable fraction of writing a whole erase block.
  */
 #include "analyze.h"
+#include "units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -41,32 +42,6 @@ const char *collapse_name(enum collapse c)
 	return "unclear";
 }
 
-const char *analyze_size_str(char *buf, size_t n, uint64_t bytes)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)bytes;
-	int u = 0;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, n, "%.4g%s", v, unit[u]);
-	return buf;
-}
-
-const char *analyze_time_str(char *buf, size_t n, double ns)
-{
-	double a = fabs(ns);
-	if (a < 1000)
-		snprintf(buf, n, "%.0fns", ns);
-	else if (a < 999500)
-		snprintf(buf, n, "%.3g\xc2\xb5s", ns / 1e3);
-	else if (a < 999500000)
-		snprintf(buf, n, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.4gs", ns / 1e9);
-	return buf;
-}
 
 static void appendf(char *buf, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -117,20 +92,6 @@ static double robust_sigma(const double *v, int n)
 	double s = 1.4826 * median(d, n);
 	free(d);
 	return s;
-}
-
-static bool is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-static bool is_candidate_size(uint64_t x)
-{
-	if (!x)
-		return false;
-	while (x % 2 == 0)
-		x /= 2;
-	return x == 1 || x == 3;
 }
 
 /* ---------- -a ---------- */
@@ -259,7 +220,7 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, i
 	for (int pass = 0; pass < 2; pass++) {
 		bool found = false;
 		for (int i = n - 1; i >= 0; i--) {	/* ascending boundaries */
-			if (p[i].align >= top || p[i].align > max_x || !is_candidate_size(p[i].align))
+			if (p[i].align >= top || p[i].align > max_x || !is_erase_candidate(p[i].align))
 				continue;
 			struct step s;
 			eval_step(p, n, top, p[i].align, relaxed, &s);
@@ -358,14 +319,14 @@ static int collect_points(const struct align_result *r, struct pt *p, int max)
 
 static void describe_step(char *ev, size_t n, const struct step *s, const char *what)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
 	appendf(ev, n, "%s: diff at %s and its multiples %s..%s (median %s)",
-		what, analyze_size_str(a, sizeof(a), s->x),
-		analyze_time_str(b, sizeof(b), s->min_on),
-		analyze_time_str(c, sizeof(c), s->max_on),
-		analyze_time_str(d, sizeof(d), s->h));
+		what, fmt_size(a, s->x),
+		fmt_time(b, (int64_t)s->min_on),
+		fmt_time(c, (int64_t)s->max_on),
+		fmt_time(d, (int64_t)s->h));
 	appendf(ev, n, ", below it at most %s (median %s)",
-		analyze_time_str(a, sizeof(a), s->max_below), analyze_time_str(b, sizeof(b), s->l));
+		fmt_time(a, (int64_t)s->max_below), fmt_time(b, (int64_t)s->l));
 	if (s->f_on < 1)
 		appendf(ev, n, "; %d of %d multiples low", (int)lround((1 - s->f_on) * s->n_on), s->n_on);
 	if (s->f_below < 1)
@@ -379,12 +340,12 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 {
 	struct step s;
 	if (!find_step(p, n, top, MAX_PAGE, 0, &s) && !find_step(p, n, top, MAX_PAGE, 1, &s)) {
-		char a[32], b[32];
+		char a[FMT_BUF], b[FMT_BUF];
 		const struct pt *lowest = &p[n - 1];
 		snprintf(page->evidence, sizeof(page->evidence),
 			 "no step below %s: diff down to %s is %s, no lower plateau",
-			 analyze_size_str(a, sizeof(a), top),
-			 analyze_size_str(b, sizeof(b), lowest->align),
+			 fmt_size(a, top),
+			 fmt_size(b, lowest->align),
 			 lowest->d > 0 ? "raised" : "flat");
 		return;
 	}
@@ -410,7 +371,7 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 	struct step s;
 	bool strict = find_step(p, n, UINT64_MAX, UINT64_MAX, 0, &s);
 	if (!strict && !find_step(p, n, UINT64_MAX, UINT64_MAX, 1, &s)) {
-		char a[32], b[32];
+		char a[FMT_BUF], b[FMT_BUF];
 		double lo = p[0].d, hi = p[0].d;
 		for (int i = 0; i < n; i++) {
 			lo = fmin(lo, p[i].d);
@@ -418,7 +379,7 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		}
 		snprintf(erase->evidence, sizeof(erase->evidence),
 			 "no step in the diff column (%s..%s over %d rows)",
-			 analyze_time_str(a, sizeof(a), lo), analyze_time_str(b, sizeof(b), hi), n);
+			 fmt_time(a, (int64_t)lo), fmt_time(b, (int64_t)hi), n);
 		snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
 		return;
 	}
@@ -444,10 +405,10 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 	double ratio;
 	uint64_t x = s.x;
 	for (int k = 0; k < 8 && refine_step(p, n, x, &x2, &ratio); k++) {
-		char a[32], b[32];
+		char a[FMT_BUF], b[FMT_BUF];
 		appendf(erase->evidence, sizeof(erase->evidence),
 			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
-			analyze_size_str(a, sizeof(a), x2), ratio, analyze_size_str(b, sizeof(b), x));
+			fmt_size(a, x2), ratio, fmt_size(b, x));
 		x = x2;
 		if (erase->conf > CONF_MEDIUM)
 			erase->conf = CONF_MEDIUM;
@@ -723,7 +684,7 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 			out->conf = CONF_MEDIUM;
 		else
 			out->conf = CONF_LOW;	/* untested gap between held and collapsed */
-		char a[32], b[32];
+		char a[FMT_BUF], b[FMT_BUF];
 		const struct run_look *l = &looks[fc];
 		if (fc == relative)
 			appendf(out->evidence, sizeof(out->evidence),
@@ -732,8 +693,8 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 		else
 			appendf(out->evidence, sizeof(out->evidence),
 				"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
-				un[fc], analyze_size_str(a, sizeof(a), l->at),
-				analyze_time_str(b, sizeof(b), l->time_per_write * 1e9), 100 * l->gc_fraction);
+				un[fc], fmt_size(a, l->at),
+				fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
 		if (holds_above) {
 			out->conf = CONF_LOW;
 			appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
@@ -821,7 +782,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 			ncols = r->rows[i].ncols;
 	const struct rate_row *rows[64];
 	int n = small_fat_rows(r, e, ncols, rows);
-	char a[32];
+	char a[FMT_BUF];
 	if (n < 2 || ncols < 3) {
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "too few small-write rows (%d) or columns (%d)", n, ncols);
@@ -845,7 +806,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "first %d column%s %.1fx the rest, faster in %d of %d rows for writes <= %s",
 			 best_k, best_k > 1 ? "s" : "", best_speedup, (int)lround(best_share * n), n,
-			 analyze_size_str(a, sizeof(a), e / 8));
+			 fmt_size(a, e / 8));
 		return;
 	}
 	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
@@ -853,5 +814,5 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 		out->conf = CONF_LOW;
 	snprintf(out->evidence, sizeof(out->evidence),
 		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns)",
-		 analyze_size_str(a, sizeof(a), e / 8), n, ncols);
+		 fmt_size(a, e / 8), n, ncols);
 }

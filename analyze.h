@@ -64,8 +64,6 @@ const char *collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
  */
 double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
 			    uint64_t pagesize_hint);
-const char *analyze_size_str(char *buf, size_t n, uint64_t bytes);	/* "4MiB" "1.5MiB" */
-const char *analyze_time_str(char *buf, size_t n, double ns);		/* "872µs" "1.03ms" */
 
 /* flashbench --analyze FILE ("-" = stdin): verdicts from saved output. Returns exit status. */
 int analyze_file(const char *path, bool json, FILE *out);

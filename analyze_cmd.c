@@ -4,6 +4,7 @@
  * size, page size, open AUs per erase size and mode, and FAT area.
  */
 #include "analyze.h"
+#include "units.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -150,18 +151,18 @@ static void cross_check_erase(struct card *c)
 		}
 	if (!best)
 		return;
-	char s1[32], s2[32];
+	char s1[FMT_BUF], s2[FMT_BUF];
 	size_t n = strlen(c->erase.evidence);
 	if (c->erase.bytes >= best) {
 		snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
 			 "; --open-au agrees: %.1fx faster at %s than at %s", best_gain,
-			 analyze_size_str(s1, sizeof(s1), best), analyze_size_str(s2, sizeof(s2), from));
+			 fmt_size(s1, best), fmt_size(s2, from));
 		return;
 	}
 	snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
 		 "%s--open-au is %.1fx faster at %s than at %s: erase size at least %s",
-		 n ? "; " : "", best_gain, analyze_size_str(s1, sizeof(s1), best),
-		 analyze_size_str(s2, sizeof(s2), from), s1);
+		 n ? "; " : "", best_gain, fmt_size(s1, best),
+		 fmt_size(s2, from), s1);
 	c->erase.conf = c->erase.bytes ? CONF_MEDIUM : CONF_LOW;
 	c->erase.bytes = best;
 }
@@ -263,9 +264,9 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 
 static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
 {
-	char b[32];
+	char b[FMT_BUF];
 	if (e->bytes)
-		fprintf(out, "  %s: %s (%s confidence)\n", label, analyze_size_str(b, sizeof(b), e->bytes),
+		fprintf(out, "  %s: %s (%s confidence)\n", label, fmt_size(b, e->bytes),
 			confidence_name(e->conf));
 	else
 		fprintf(out, "  %s: unknown\n", label);
@@ -275,10 +276,10 @@ static void print_size_line(FILE *out, const char *label, const struct size_esti
 
 static void print_count(FILE *out, const struct series *s)
 {
-	char b[32];
+	char b[FMT_BUF];
 	const struct count_estimate *e = &s->est;
 	fprintf(out, "  open AUs, %s, %s: ", s->random ? "random" : "linear",
-		analyze_size_str(b, sizeof(b), s->erasesize));
+		fmt_size(b, s->erasesize));
 	if (e->conf == CONF_NONE)
 		fprintf(out, "unknown\n");
 	else
@@ -289,10 +290,10 @@ static void print_count(FILE *out, const struct series *s)
 
 static void print_fat(FILE *out, const struct fat_estimate *f)
 {
-	char b[32];
+	char b[FMT_BUF];
 	if (f->aus)
 		fprintf(out, "  FAT area: %d erase block%s, %s (%s confidence)\n", f->aus,
-			f->aus > 1 ? "s" : "", analyze_size_str(b, sizeof(b), f->bytes),
+			f->aus > 1 ? "s" : "", fmt_size(b, f->bytes),
 			confidence_name(f->conf));
 	else if (f->conf > CONF_NONE)
 		fprintf(out, "  FAT area: none (%s confidence)\n", confidence_name(f->conf));
@@ -305,16 +306,16 @@ static void print_unnumbered(FILE *out, const struct card *c)
 {
 	for (int i = 0; i < c->n_unnumbered; i++) {
 		const struct rate_result *r = &c->unnumbered[i]->rates;
-		char b[32];
+		char b[FMT_BUF];
 		fprintf(out, "  --open-au run, N not stated, %s, %s: %s\n", r->random ? "random" : "linear",
-			analyze_size_str(b, sizeof(b), r->erasesize),
+			fmt_size(b, r->erasesize),
 			collapse_name(analyze_open_au_run(r, page_hint(c))));
 	}
 }
 
 static void print_card_text(FILE *out, const struct card *c, int idx, int ncards)
 {
-	char b[32];
+	char b[FMT_BUF];
 	fprintf(out, "card %d of %d", idx + 1, ncards);
 	if (c->sec->name[0])
 		fprintf(out, " (%s)", c->sec->name);
@@ -322,7 +323,7 @@ static void print_card_text(FILE *out, const struct card *c, int idx, int ncards
 		c->n_find_fat, c->n_align + c->n_open_au + c->n_find_fat == 1 ? "" : "s");
 	if (c->sec->preferred_erase_size)
 		fprintf(out, "  sysfs preferred_erase_size: %s\n",
-			analyze_size_str(b, sizeof(b), c->sec->preferred_erase_size));
+			fmt_size(b, c->sec->preferred_erase_size));
 	if (c->n_align || c->erase.bytes) {
 		print_size_line(out, "erase size", &c->erase);
 		if (c->n_align)
