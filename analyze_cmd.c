@@ -12,6 +12,7 @@
 
 #include "json.h"
 #include "post.h"
+#include "report.h"
 
 #define MAX_INPUT (16u << 20)	/* saved output is kilobytes; a list archive a few MiB */
 #define MAX_SERIES 32
@@ -338,18 +339,6 @@ static void print_card_text(FILE *out, const struct card *c, int idx, int ncards
 
 /* ---------- JSON ---------- */
 
-static void json_size(struct jw *w, const char *key, const struct size_estimate *e)
-{
-	jw_object_begin(w, key);
-	if (e->bytes)
-		jw_uint(w, "bytes", e->bytes);
-	else
-		jw_null(w, "bytes");
-	jw_string(w, "confidence", confidence_name(e->conf));
-	jw_string(w, "evidence", e->evidence);
-	jw_object_end(w);
-}
-
 static void json_series(struct jw *w, const struct series *s, uint64_t page)
 {
 	jw_object_begin(w, NULL);
@@ -387,8 +376,8 @@ static void print_card_json(struct jw *w, const struct card *c)
 	jw_int(w, "open_au", c->n_open_au);
 	jw_int(w, "find_fat", c->n_find_fat);
 	jw_object_end(w);
-	json_size(w, "erase_size", &c->erase);
-	json_size(w, "page_size", &c->page);
+	json_size_estimate(w, "erase_size", &c->erase);
+	json_size_estimate(w, "page_size", &c->page);
 	jw_array_begin(w, "open_au");
 	for (int i = 0; i < c->nseries; i++)
 		json_series(w, &c->series[i], page_hint(c));
@@ -403,12 +392,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 	}
 	jw_array_end(w);
 	if (c->have_fat) {
-		jw_object_begin(w, "fat");
-		jw_int(w, "aus", c->fat.aus);
-		jw_uint(w, "bytes", c->fat.bytes);
-		jw_string(w, "confidence", confidence_name(c->fat.conf));
-		jw_string(w, "evidence", c->fat.evidence);
-		jw_object_end(w);
+		json_fat_estimate(w, "fat", &c->fat);
 	} else {
 		jw_null(w, "fat");
 	}

@@ -970,38 +970,6 @@ static void print_text(FILE *f, const struct autostate *s)
 
 /* ------------------------------------------------------------ JSON report */
 
-static void json_size_estimate(struct jw *w, const char *key, const struct size_estimate *e)
-{
-	jw_object_begin(w, key);
-	if (e->bytes)
-		jw_uint(w, "bytes", e->bytes);
-	else
-		jw_null(w, "bytes");
-	jw_string(w, "confidence", confidence_name(e->conf));
-	jw_string(w, "evidence", e->evidence);
-	jw_object_end(w);
-}
-
-static void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c)
-{
-	jw_object_begin(w, key);
-	jw_int(w, "n", c->n);
-	jw_bool(w, "at_least", c->at_least);
-	jw_string(w, "confidence", confidence_name(c->conf));
-	jw_string(w, "evidence", c->evidence);
-	jw_object_end(w);
-}
-
-static void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
-{
-	jw_object_begin(w, key);
-	jw_int(w, "aus", e->aus);
-	jw_uint(w, "bytes", e->bytes);
-	jw_string(w, "confidence", confidence_name(e->conf));
-	jw_string(w, "evidence", e->evidence);
-	jw_object_end(w);
-}
-
 static void json_advice(struct jw *w, const struct autostate *s)
 {
 	struct advice a;

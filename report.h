@@ -50,6 +50,13 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 void json_program(struct jw *w, const char *key, const struct program_result *r);
 void json_discard(struct jw *w, const char *key, const struct discard_result *r);
 void json_status(struct jw *w, const struct run_status *st);
+/* Verdicts of the analysis, as --auto, --analyze and single tests report them */
+struct size_estimate;
+struct count_estimate;
+struct fat_estimate;
+void json_size_estimate(struct jw *w, const char *key, const struct size_estimate *e);
+void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c);
+void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e);
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
 int svg_report(FILE *f, const struct report *rep);

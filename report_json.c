@@ -231,13 +231,33 @@ void json_status(struct jw *w, const struct run_status *st)
 }
 
 /* Verdicts, in the shape --auto uses: what the numbers of this one run say. */
-static void json_size_verdict(struct jw *w, const char *key, const struct size_estimate *e)
+void json_size_estimate(struct jw *w, const char *key, const struct size_estimate *e)
 {
 	jw_object_begin(w, key);
 	if (e->bytes)
 		jw_uint(w, "bytes", e->bytes);
 	else
 		jw_null(w, "bytes");
+	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "evidence", e->evidence);
+	jw_object_end(w);
+}
+
+void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c)
+{
+	jw_object_begin(w, key);
+	jw_int(w, "n", c->n);
+	jw_bool(w, "at_least", c->at_least);
+	jw_string(w, "confidence", confidence_name(c->conf));
+	jw_string(w, "evidence", c->evidence);
+	jw_object_end(w);
+}
+
+void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
+{
+	jw_object_begin(w, key);
+	jw_int(w, "aus", e->aus);
+	jw_uint(w, "bytes", e->bytes);
 	jw_string(w, "confidence", confidence_name(e->conf));
 	jw_string(w, "evidence", e->evidence);
 	jw_object_end(w);
@@ -250,35 +270,26 @@ static void json_verdict(struct jw *w, const struct report *rep)
 
 		analyze_align(rep->align, &erase, &page);
 		jw_object_begin(w, "verdict");
-		json_size_verdict(w, "erase_size", &erase);
-		json_size_verdict(w, "page_size", &page);
+		json_size_estimate(w, "erase_size", &erase);
+		json_size_estimate(w, "page_size", &page);
 		jw_object_end(w);
 	} else if (rep->rates && rep->test && strcmp(rep->test, "find-fat") == 0) {
 		struct fat_estimate fat;
 
 		analyze_find_fat(rep->rates, &fat);
 		jw_object_begin(w, "verdict");
-		jw_object_begin(w, "fat_area");
-		jw_int(w, "aus", fat.aus);
-		jw_uint(w, "bytes", fat.bytes);
-		jw_string(w, "confidence", confidence_name(fat.conf));
-		jw_string(w, "evidence", fat.evidence);
-		jw_object_end(w);
+		json_fat_estimate(w, "fat_area", &fat);
 		jw_object_end(w);
 	} else if (rep->rates) {
-		static const char *const names[] = { [RUN_HOLDS] = "holds", [RUN_COLLAPSED] = "collapsed",
-						     [RUN_UNCLEAR] = "unclear" };
 		enum collapse c = analyze_open_au_run(rep->rates, 0);
 
 		/* one run cannot count open erase blocks; it says whether nr of them were too many */
 		jw_object_begin(w, "verdict");
 		jw_int(w, "open_au_nr", rep->rates->nr);
-		jw_string(w, "small_block_writes", c <= RUN_UNCLEAR ? names[c] : "unclear");
+		jw_string(w, "small_block_writes", collapse_name(c));
 		jw_object_end(w);
 	}
 }
-
-/* The status of whichever result the run produced. */
 
 /* Results go under the test's name, as an identifier: "open_au" or "find_fat" for rates. */
 static const char *rates_key(const struct report *rep)
