@@ -130,3 +130,52 @@ use_shm_file() {
 	truncate -s "$2M" "$SHM/$1" || fail "cannot create $SHM/$1"
 	SHMFILE=$SHM/$1
 }
+
+# check_interval ORDER: $out is -i output: size rows 512*2^i, the fit line,
+# then one overhead line per size.
+check_interval() { # ORDER
+	local -a lines
+	mapfile -t lines <<<"$out"
+	local n=0 i line
+	while [[ ${lines[n]:-} =~ ^([0-9]+)\ bytes:\ min\ ($TIME_RE)\ avg\ ($TIME_RE)\ max\ ($TIME_RE):\ [0-9.e+]+\ MB/s$ ]]; do
+		[ "${BASH_REMATCH[1]}" = $((512 << n)) ] || fail "row $n is ${BASH_REMATCH[1]} bytes, want $((512 << n))"
+		n=$((n + 1))
+	done
+	[ "$n" -ge "$1" ] && [ "$n" -le $(($1 + 1)) ] || fail "$n size rows for order $1: $out"
+	[[ ${lines[n]:-} =~ ^[0-9.e+]+\ MB/s,\ $TIME_RE\ access\ time$ ]] || fail "no fit line after the rows: ${lines[n]:-}"
+	for ((i = 0; i < n; i++)); do
+		line=${lines[n + 1 + i]:-}
+		[[ $line =~ ^bytes\ $((512 << i)),\ time\ [0-9]+\ overhead\ -?[0-9.e+-]+$ ]] || fail "overhead line $i: '$line'"
+	done
+	[ ${#lines[@]} = $((2 * n + 1)) ] || fail "${#lines[@]} lines, want $((2 * n + 1))"
+}
+
+# check_program ERASE BLOCK: $out has the 8 -p lines for every size from
+# ERASE halving down to BLOCK, and nothing else.
+check_program() { # ERASE BLOCK
+	local -a sizes
+	mapfile -t sizes < <(halving_sizes "$1" "$2")
+	local s kind order
+	for s in "${sizes[@]}"; do
+		for kind in "write zeros" "write ones" "write 0x5a" "read"; do
+			for order in linear random; do
+				[ "$(printf '%s\n' "$out" | grep -cE "^$kind $order +$s +$RATE_RE +\$")" = 1 ] ||
+					fail "no single '$kind $order' line for $s: $out"
+			done
+		done
+	done
+	[ "$(printf '%s\n' "$out" | wc -l)" = $((8 * ${#sizes[@]})) ] || fail "extra lines: $out"
+}
+
+# check_scatter LINES STEP: $out is LINES "%f\t%f" lines, offsets STEP bytes apart.
+check_scatter() { # LINES STEP_BYTES
+	local bad
+	bad=$(printf '%s\n' "$out" | awk -v want="$1" -v step="$2" '
+		function bad(why) { print "line " NR ": " why; failed = 1; exit }
+		!/^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]\t[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { bad("not a scatter line: " $0) }
+		{ split($0, f, "\t"); o = f[1] * 1048576; w = (NR - 1) * step }
+		o < w - 1 || o > w + 1 { bad("offset " f[1] " MiB, want " w " bytes") }
+		!(f[2] > 0 && f[2] < 1000) { bad("time " f[2] " ms") }
+		END { if (!failed && NR != want) print NR " lines, want " want }')
+	[ -z "$bad" ] || fail "$bad"
+}
