@@ -99,6 +99,7 @@ static double robust_sigma(const double *v, int n)
 struct pt {
 	uint64_t align;
 	double d;		/* diff, ns */
+	double read;		/* (pre + post) / 2, ns: the cost of a plain read */
 	int positions;		/* places sampled; 0 = unknown (parsed text) */
 };
 
@@ -310,6 +311,7 @@ static int collect_points(const struct align_result *r, struct pt *p, int max)
 			continue;
 		p[n].align = row->align;
 		p[n].d = (double)row->diff_ns;
+		p[n].read = ((double)row->pre_ns + (double)row->post_ns) / 2;
 		p[n].positions = row->positions;
 		n++;
 	}
@@ -356,6 +358,36 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
 }
 
+#define NOISE_FRACTION 0.02	/* a step smaller than 2% of a read is no boundary cost */
+
+/*
+ * Devices without an erase-block structure (a loop device over a file, a
+ * RAM disk) still show some step in noise: only a step that costs a
+ * noticeable part of a read counts.
+ */
+static bool step_is_noise(const struct pt *p, int n, const struct step *s,
+			  struct size_estimate *erase, struct size_estimate *page)
+{
+	double reads[256];
+	int k = 0;
+
+	for (int i = 0; i < n && k < 256; i++)
+		if (p[i].read > 0)
+			reads[k++] = p[i].read;
+	if (k == 0)
+		return false;
+	double read = median(reads, k);
+	if (s->h - s->l >= NOISE_FRACTION * read)
+		return false;
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+	snprintf(erase->evidence, sizeof(erase->evidence),
+		 "no boundary costs extra: the largest step (at %s) is %s, reads take %s; "
+		 "this device shows no erase-block pattern", fmt_size(a, s->x),
+		 fmt_time(b, (int64_t)(s->h - s->l)), fmt_time(c, (int64_t)read));
+	snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
+	return true;
+}
+
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		   struct size_estimate *page)
 {
@@ -383,6 +415,8 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
 		return;
 	}
+	if (step_is_noise(p, n, &s, erase, page))
+		return;
 	erase->bytes = s.x;
 	/* stricter than for pages: a diluted 3*2^n row can read 0.7 of the way up */
 	erase->conf = strict ? step_confidence(&s, 0.8, 0.85) : CONF_LOW;
