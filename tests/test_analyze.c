@@ -266,6 +266,26 @@ static void test_align_clean(void)
 	CHECK(e.bytes == 0 && e.conf == CONF_NONE);
 }
 
+/* A clean step that costs under 2% of a read is noise (a loop device, a RAM disk). */
+static void test_align_tiny_step_is_no_erase_size(void)
+{
+	struct align_result r;
+	struct size_estimate e, p;
+
+	make_align(&r, 7 * GiB + 512 * MiB, 4 * MiB, 16 * KiB, 4 * KiB, 0);
+	for (int i = 0; i < r.nrows; i++) {
+		r.rows[i].pre_ns = r.rows[i].post_ns = 20000000;	/* reads of 20ms: 250µs is 1.25% */
+		r.rows[i].on_ns = r.rows[i].pre_ns + r.rows[i].diff_ns;
+	}
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 0 && e.conf == CONF_NONE);
+	CHECK(strstr(e.evidence, "no erase-block pattern") != NULL);
+	/* the same step against 1ms reads is an erase size */
+	make_align(&r, 7 * GiB + 512 * MiB, 4 * MiB, 16 * KiB, 4 * KiB, 0);
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 4 * MiB);
+}
+
 /* Noise up to +-10% of the erase-block step: right, or not confident. */
 static void test_align_noise(void)
 {
@@ -579,6 +599,8 @@ static void test_seed_others(void)
 		CHECK(v.erase.bytes == 4 * MiB && v.erase.conf == CONF_HIGH);
 		CHECK(v.page.bytes == 8 * KiB);
 		CHECK(v.lin.n == 1 && !v.lin.at_least);
+		/* 2 AUs, 1MiB writes at 1.43M/s: 733ms per write, in the evidence */
+		CHECK(strstr(v.lin.evidence, "1MiB writes take 733ms each") != NULL);
 		CHECK(v.rnd.n == 0 && !v.rnd.at_least);
 		post_free(&p);
 	} else {
@@ -615,6 +637,7 @@ int main(void)
 	test_parse_commands();
 	test_parse_align_and_sections();
 	test_align_clean();
+	test_align_tiny_step_is_no_erase_size();
 	test_align_noise();
 	test_open_au_runs();
 	test_open_au_series();
