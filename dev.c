@@ -112,13 +112,12 @@ static inline int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* pread/pwrite the whole range, continuing short transfers and retrying EINTR. */
-static int transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
+int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = write ? pwrite(d->fd, p, len, (off_t)off) : pread(d->fd, p, len, (off_t)off);
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -145,7 +144,7 @@ static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, 
 		r = write ? sim_write(d->sim, off, len, &t) : sim_read(d->sim, off, len, &t);
 	} else {
 		int64_t t0 = now_ns();
-		r = transfer(d, buf, len, off, write);
+		r = fd_transfer(d->fd, buf, len, off, write);
 		t = now_ns() - t0;
 	}
 	if (r < 0)
@@ -214,7 +213,7 @@ int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off)
 		memset(buf, 0, len);	/* the sim stores no data */
 		return 0;
 	}
-	return transfer(d, buf, len, off, false);
+	return fd_transfer(d->fd, buf, len, off, false);
 }
 
 int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off)
@@ -225,7 +224,7 @@ int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off)
 		return -EINVAL;
 	if (d->sim)
 		return 0;
-	return transfer(d, (void *)buf, len, off, true);
+	return fd_transfer(d->fd, (void *)buf, len, off, true);
 }
 
 void *dev_alloc_buffer(size_t len)

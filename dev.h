@@ -48,6 +48,12 @@ int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_write(struct dev *d, const void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
 
+/*
+ * pread/pwrite all of len bytes at off: short transfers continued, EINTR
+ * retried, end of file is -EIO. 0 or -errno. Async-signal-safe.
+ */
+int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write);
+
 /* Untimed helpers (used by --preserve / --restore). */
 int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off);
 int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off);

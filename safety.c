@@ -596,24 +596,10 @@ struct restore_failure {
 	bool backup;		/* reading the backup file failed */
 };
 
-/* pread/pwrite loops using only async-signal-safe calls */
+/* positive errno, as the restore bookkeeping keeps it */
 static int full_io(int fd, void *buf, size_t len, uint64_t off, bool write)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t r = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return errno;
-		if (r == 0)
-			return EIO;
-		p += r;
-		off += (uint64_t)r;
-		len -= (size_t)r;
-	}
-	return 0;
+	return -fd_transfer(fd, buf, len, off, write);
 }
 
 static uint64_t backup_data_pos(int span, uint64_t pos)
