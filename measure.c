@@ -231,28 +231,66 @@ int program_spans(const struct dev *d, const struct params *p, struct span *out,
 
 /* ------------------------------------------------------------ the runner */
 
-/* A VM context for one measurement; its buffer is sized to the largest I/O. */
-static int start_run(struct vm_ctx *c, struct dev *d, const struct params *p, uint64_t max_len)
+/*
+ * One measurement: its programs (built first), then a VM context whose
+ * buffer fits the largest I/O among them, and the device's counters at the
+ * start for the run's status.
+ */
+struct measurement {
+	struct vm_ctx c;
+	struct vm_program *prog;
+	struct dev *d;
+	uint64_t written0;
+	int64_t ns0;
+};
+
+static void m_begin(struct measurement *m, struct dev *d)
 {
-	if (vm_ctx_init(c, d, max_len) < 0)
+	memset(m, 0, sizeof *m);
+	m->d = d;
+	m->prog = vm_new_program();
+	m->written0 = d->bytes_written;
+	m->ns0 = d->device_ns;
+}
+
+/* The buffer holds max_len bytes (0: the largest length in op). */
+static int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
+		   uint64_t max_len)
+{
+	if (!max_len)
+		max_len = vm_max_length(op);
+	if (vm_ctx_init(&m->c, m->d, max_len) < 0) {
+		m->c.stopped = true;	/* nothing measured: a failure, never numbers */
+		m->c.nfailures = 1;
+		m->c.first_failure = (struct vm_failure){ .len = max_len, .err = ENOMEM, .op = VM_READ };
 		return -1;
-	c->on_read_error = p->on_read_error;
-	c->on_write_error = p->on_write_error;
+	}
+	m->c.on_read_error = p->on_read_error;
+	m->c.on_write_error = p->on_write_error;
 	return 0;
 }
 
-static void finish_run(struct run_status *st, struct vm_ctx *c, const struct dev *d,
-		       uint64_t written0, int64_t ns0)
+static bool m_stopped(struct measurement *m)
 {
-	st->interrupted = c->interrupted;
-	st->stopped = c->stopped;
-	st->nfailures = c->nfailures;
-	st->first_failure = c->first_failure;
-	st->partial = c->stopped || c->nfailures;
-	st->bytes_written = d->bytes_written - written0;
-	st->device_ns = d->device_ns - ns0;
-	vm_ctx_free(c);
+	if (vm_stop_requested)
+		m->c.stopped = m->c.interrupted = true;
+	return m->c.stopped;
+}
+
+static int m_finish(struct measurement *m, struct run_status *st)
+{
+	m_stopped(m);
+	st->interrupted = m->c.interrupted;
+	st->stopped = m->c.stopped;
+	st->nfailures = m->c.nfailures;
+	st->first_failure = m->c.first_failure;
+	st->partial = m->c.stopped || m->c.nfailures;
+	st->bytes_written = m->d->bytes_written - m->written0;
+	st->device_ns = m->d->device_ns - m->ns0;
+	vm_ctx_free(&m->c);
+	vm_free_program(m->prog);
 	progress_done();
+	return st->partial ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- -a */
@@ -357,35 +395,32 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 {
 	uint64_t bounds[128];
 	int n = align_boundaries(d->size, p->blocksize, d->lbs, bounds, 128);
-	struct vm_ctx c;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	struct vm_op *ops[128];
+	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->blocksize = p->blocksize;
 	r->count = p->count;
 	r->rows = calloc((size_t)(n ? n : 1), sizeof *r->rows);
-	if (!r->rows || start_run(&c, d, p, p->blocksize) < 0)
+	if (!r->rows)
 		return -1;
-	progress_start("align", NULL, (uint64_t)n * ALIGN_POSITIONS * 3 * (uint64_t)p->count);
-	for (int i = 0; i < n && !c.stopped && !vm_stop_requested; i++) {
-		struct vm_program *prog = vm_new_program();
-		struct align_row *row = &r->rows[r->nrows++];
+	m_begin(&m, d);
+	for (int i = 0; i < n; i++) {
 		uint64_t step;
-		int npos = align_positions(d->size, bounds[i], p->blocksize, &step);
-		struct vm_op *op = align_row_program(prog, p, step, npos);
-
-		row->align = bounds[i];
-		row->positions = npos;
-		align_row_from(row, vm_run(&c, prog, op, bounds[i] - p->blocksize));
-		vm_free_program(prog);
+		r->rows[i].align = bounds[i];
+		r->rows[i].positions = align_positions(d->size, bounds[i], p->blocksize, &step);
+		ops[i] = align_row_program(m.prog, p, step, r->rows[i].positions);
 	}
-	if (vm_stop_requested)
-		c.stopped = c.interrupted = true;
-	if (c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
+	if (m_start(&m, p, NULL, p->blocksize) < 0)
+		return m_finish(&m, &r->st);
+	progress_start("align", NULL, (uint64_t)n * ALIGN_POSITIONS * 3 * (uint64_t)p->count);
+	for (int i = 0; i < n && !m_stopped(&m); i++) {
+		struct align_row *row = &r->rows[r->nrows++];
+		align_row_from(row, vm_run(&m.c, m.prog, ops[i], bounds[i] - p->blocksize));
+	}
+	if (m_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
 		r->nrows--;	/* cut short, not failed: leave it out */
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	return m_finish(&m, &r->st);
 }
 
 void align_result_free(struct align_result *r)
@@ -468,36 +503,32 @@ static bool keep_going(const struct params *p, const struct rate_row *row)
 	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
 }
 
-/* For each block size: cols runs of `ways`-erase-block programs at col_off(col). */
+/* For each block size: cols runs of `ways`-erase-block programs, col_stride apart. */
 static int measure_rates(struct dev *d, const struct params *p, struct rate_result *r,
 			 const char *test, int cols, int64_t ways, uint64_t base, uint64_t col_stride)
 {
-	struct vm_ctx c;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	struct measurement m;
+	struct vm_op *ops[64];
+	int n = 0;
 
-	if (start_run(&c, d, p, p->erasesize) < 0)
-		return -1;
+	m_begin(&m, d);
+	for (uint64_t bs = p->erasesize; bs >= p->blocksize && n < 64; bs /= 2)
+		ops[n++] = rate_program(m.prog, p, bs, ways);
+	if (m_start(&m, p, ops[0], 0) < 0)
+		return m_finish(&m, &r->st);
 	progress_start(test, NULL, rate_ios(p) * (uint64_t)cols * (uint64_t)ways);
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped && !vm_stop_requested; bs /= 2) {
+	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct rate_row *row = &r->rows[r->nrows++];
-		struct vm_program *prog = vm_new_program();
-		struct vm_op *op = rate_program(prog, p, bs, ways);
-
-		row->blocksize = bs;
+		row->blocksize = p->erasesize >> i;
 		row->ncols = cols;
 		for (int col = 0; col < cols; col++)
-			rate_cell(row, col, vm_run(&c, prog, op, base + (uint64_t)col * col_stride));
-		vm_free_program(prog);
+			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));
 		if (!keep_going(p, row))
 			break;
 	}
-	if (vm_stop_requested)
-		c.stopped = c.interrupted = true;
-	if (c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
+	if (m_stopped(&m) && m.c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
 		r->nrows--;	/* cut short, not failed: leave it out */
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	return m_finish(&m, &r->st);
 }
 
 int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r)
@@ -528,36 +559,35 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 {
 	uint64_t n = scatter_points(p), step = p->blocksize * (uint64_t)p->scatter_span;
 	uint64_t base = p->offset_set ? p->offset : 0;
-	struct vm_ctx c;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->blocksize = p->blocksize;
 	r->span_bytes = step;
 	r->points = calloc(n, sizeof *r->points);
-	if (!r->points || start_run(&c, d, p, p->blocksize) < 0)
+	if (!r->points)
 		return -1;
-	struct vm_program *prog = vm_new_program();
+	m_begin(&m, d);
+	struct vm_program *prog = m.prog;
 	struct vm_op *min = vm_op(prog, VM_MIN, 0, 0,
 				  vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL)));
 	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)p->blocksize, 0,
 				 vm_op(prog, VM_OFF_LIN, (int64_t)step, (int64_t)n, min));
+	if (m_start(&m, p, op, 0) < 0)
+		return m_finish(&m, &r->st);
 	progress_start("scatter", NULL, n * (uint64_t)p->count);
-	struct vm_result *res = vm_run(&c, prog, op, base);
+	struct vm_result *res = vm_run(&m.c, prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct scatter_point *pt = &r->points[r->npoints++];
 		pt->off = base + step * (uint64_t)i;
 		pt->failed = res->items[i].kind != VR_SAMPLE;
 		pt->min_ns = pt->failed ? 0 : res->items[i].ns;
-		if (pt->failed && c.interrupted) {
+		if (pt->failed && m.c.interrupted) {
 			r->npoints--;
 			break;
 		}
 	}
-	vm_free_program(prog);
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	return m_finish(&m, &r->st);
 }
 
 void scatter_result_free(struct scatter_result *r)
@@ -618,33 +648,32 @@ static void interval_row_from(struct interval_row *row, const struct vm_result *
 
 int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
 {
-	struct vm_ctx c;
 	uint64_t base = p->offset_set ? p->offset : 0;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
-	if (!r->rows || start_run(&c, d, p, interval_largest(d, p)) < 0)
+	if (!r->rows)
 		return -1;
-	struct vm_program *prog = vm_new_program();
+	m_begin(&m, d);
+	struct vm_program *prog = m.prog;
 	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
 	struct vm_op *op = vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p), tries);
+	if (m_start(&m, p, op, 0) < 0)
+		return m_finish(&m, &r->st);
 	progress_start("interval", NULL, (uint64_t)p->interval_order * (uint64_t)p->count);
-	struct vm_result *res = vm_run(&c, prog, op, base);
+	struct vm_result *res = vm_run(&m.c, prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
 		row->bytes = (uint64_t)d->lbs << i;
 		interval_row_from(row, &res->items[i]);
-		if (row->failed && c.interrupted) {
+		if (row->failed && m.c.interrupted) {
 			r->nrows--;	/* cut short, not failed: leave it out */
 			break;
 		}
 	}
-	vm_free_program(prog);
 	interval_fit(r);
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	return m_finish(&m, &r->st);
 }
 
 void interval_result_free(struct interval_result *r)
@@ -673,40 +702,49 @@ static const struct program_step program_steps[] = {
 };
 #define NSTEPS (int)(sizeof program_steps / sizeof program_steps[0])
 
+static struct vm_op *program_step_op(struct vm_program *prog, const struct program_step *st,
+				     const struct params *p, uint64_t bs)
+{
+	struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
+	struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
+				     -(int64_t)p->erasesize, io);
+	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
+}
+
 int measure_program(struct dev *d, const struct params *p, struct program_result *r)
 {
-	struct vm_ctx c;
 	uint64_t base = p->offset_set ? p->offset : 0;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	int nrows = count_rows(p) * NSTEPS;
+	struct measurement m;
 
 	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)(count_rows(p) * NSTEPS), sizeof *r->rows);
-	if (!r->rows || start_run(&c, d, p, p->erasesize) < 0)
+	r->rows = calloc((size_t)nrows, sizeof *r->rows);
+	struct vm_op **ops = calloc((size_t)nrows, sizeof *ops);
+	if (!r->rows || !ops) {
+		free(ops);
 		return -1;
-	progress_start("program", NULL, rate_ios(p) * NSTEPS);
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize && !c.stopped; bs /= 2) {
-		struct vm_program *prog = vm_new_program();
-		for (int s = 0; s < NSTEPS && !c.stopped; s++) {
-			const struct program_step *st = &program_steps[s];
-			struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
-			struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
-						     -(int64_t)p->erasesize, io);
-			struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0,
-						 vm_op(prog, VM_BPS, 0, 0, chunks));
-			const struct vm_result *res = vm_run(&c, prog, op, base);
-			struct program_row *row = &r->rows[r->nrows++];
-			row->label = st->label;
-			row->blocksize = bs;
-			row->failed = res->kind != VR_RATE;
-			row->rate = row->failed ? 0 : res->rate;
-		}
-		vm_free_program(prog);
 	}
-	if (vm_stop_requested)
-		c.stopped = c.interrupted = true;
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	m_begin(&m, d);
+	int n = 0;
+	for (uint64_t bs = p->erasesize; bs >= p->blocksize; bs /= 2)
+		for (int s = 0; s < NSTEPS; s++, n++) {
+			r->rows[n].label = program_steps[s].label;
+			r->rows[n].blocksize = bs;
+			ops[n] = program_step_op(m.prog, &program_steps[s], p, bs);
+		}
+	if (m_start(&m, p, ops[0], 0) < 0) {
+		free(ops);
+		return m_finish(&m, &r->st);
+	}
+	progress_start("program", NULL, rate_ios(p) * NSTEPS);
+	for (int i = 0; i < n && !m_stopped(&m); i++) {
+		struct program_row *row = &r->rows[r->nrows++];
+		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], base);
+		row->failed = res->kind != VR_RATE;
+		row->rate = row->failed ? 0 : res->rate;
+	}
+	free(ops);
+	return m_finish(&m, &r->st);
 }
 
 void program_result_free(struct program_result *r)
@@ -720,22 +758,18 @@ void program_result_free(struct program_result *r)
 int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_t len,
 		    struct discard_result *r)
 {
-	struct vm_ctx c;
-	uint64_t w0 = d->bytes_written;
-	int64_t t0 = d->device_ns;
+	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->off = off;
 	r->len = len;
-	if (start_run(&c, d, p, d->lbs) < 0)
-		return -1;
-	struct vm_program *prog = vm_new_program();
-	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)len, 0,
-				 vm_op(prog, VM_DISCARD, 0, 0, NULL));
-	const struct vm_result *res = vm_run(&c, prog, op, off);
+	m_begin(&m, d);
+	struct vm_op *op = vm_op(m.prog, VM_LEN_FIXED, (int64_t)len, 0,
+				 vm_op(m.prog, VM_DISCARD, 0, 0, NULL));
+	if (m_start(&m, p, op, d->lbs) < 0)	/* a discard moves no data through the buffer */
+		return m_finish(&m, &r->st);
+	const struct vm_result *res = vm_run(&m.c, m.prog, op, off);
 	r->failed = res->kind != VR_SAMPLE;
 	r->ns = r->failed ? 0 : res->ns;
-	vm_free_program(prog);
-	finish_run(&r->st, &c, d, w0, t0);
-	return r->st.partial ? -1 : 0;
+	return m_finish(&m, &r->st);
 }

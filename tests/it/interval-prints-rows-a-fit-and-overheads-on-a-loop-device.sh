@@ -8,6 +8,6 @@
 # has a positive slope (the tool prints no fit line otherwise)
 f=$(make_file card 16M)
 use_loop "$f"
-run "$FB" --interval --interval-order=9 "$LOOP"
+run "$FB" --interval --interval-order=10 --count=32 "$LOOP"
 expect_rc 0
-check_interval 9
+check_interval 10

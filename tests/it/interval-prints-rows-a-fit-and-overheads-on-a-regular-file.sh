@@ -7,6 +7,6 @@
 # sizes up to 64 KiB and more, so transfer time outweighs noise and the fit
 # has a positive slope (the tool prints no fit line otherwise)
 f=$(make_file card 16M)
-run "$FB" -i --interval-order=8 "$f"
+run "$FB" -i --interval-order=10 --count=32 "$f"
 expect_rc 0
-check_interval 8
+check_interval 10
