@@ -889,11 +889,6 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
-static const char *verdict_name(enum collapse c)
-{
-	return c == RUN_HOLDS ? "holds" : c == RUN_COLLAPSED ? "collapsed" : "unclear";
-}
-
 static void print_raw(FILE *f, const struct autostate *s)
 {
 	char b[FMT_BUF], e[FMT_BUF];
@@ -920,7 +915,7 @@ static void print_raw(FILE *f, const struct autostate *s)
 			continue;
 		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
 			dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
-			r->r.offset, r->random ? " --random" : "", verdict_name(r->verdict),
+			r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict),
 			r->stopped_early ? ", stopped once clear" : r->cut_by_cap ? ", cut by --max-write" : "");
 		text_rates(f, &r->r);
 	}
@@ -1010,7 +1005,7 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 		jw_object_begin(w, NULL);
 		jw_int(w, "nr", r->nr);
 		jw_bool(w, "random", r->random);
-		jw_string(w, "verdict", verdict_name(r->verdict));
+		jw_string(w, "verdict", collapse_name(r->verdict));
 		jw_bool(w, "stopped_early", r->stopped_early);
 		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
 		json_rates(w, "result", &r->r);
