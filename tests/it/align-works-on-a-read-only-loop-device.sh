@@ -3,8 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(make_file disk.img 64M)
-loop=$(make_loop "$img" -r) || { echo "$loop"; exit 77; }
-_loops+=("$loop")
+loop=$(make_loop "$img" -r)
 [ "$(blockdev --getro "$loop")" = 1 ] || fail "$loop is not read-only"
 
 run "$FB" -a -c 2 "$loop"

@@ -4,8 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(make_file disk.img 32M)
-loop=$(make_loop "$img") || { echo "$loop"; exit 77; }
-_loops+=("$loop")
+loop=$(make_loop "$img")
 stat_file=/sys/block/$(basename "$loop")/stat
 
 python3 -c '

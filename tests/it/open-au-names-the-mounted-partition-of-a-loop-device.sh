@@ -12,8 +12,7 @@ with open(sys.argv[1], "r+b") as f:
     entry = struct.pack("<B3sB3sII", 0, b"\0\0\0", 0x83, b"\0\0\0", start, count)
     f.seek(446); f.write(entry + b"\0" * 48 + b"\x55\xaa")
 PY
-loop=$(make_loop "$img" -P) || { echo "$loop"; exit 77; }
-_loops+=("$loop")
+loop=$(make_loop "$img" -P)
 part=${loop}p1
 for _ in 1 2 3; do [ -b "$part" ] && break; sleep 0.1; done
 # kernels without the MBR parser: partx adds the partition from user space

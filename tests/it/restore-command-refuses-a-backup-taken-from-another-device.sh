@@ -8,12 +8,9 @@ head -c 16M /dev/urandom > "$T/b.img"
 head -c 8M /dev/urandom > "$T/c.img"
 b_before=$(sha256sum < "$T/b.img")
 c_before=$(sha256sum < "$T/c.img")
-a=$(make_loop "$T/a.img") || { echo "$a"; exit 77; }
-_loops+=("$a")
-b=$(make_loop "$T/b.img") || { echo "$b"; exit 77; }
-_loops+=("$b")
-c=$(make_loop "$T/c.img") || { echo "$c"; exit 77; }
-_loops+=("$c")
+a=$(make_loop "$T/a.img")
+b=$(make_loop "$T/b.img")
+c=$(make_loop "$T/c.img")
 
 run "$FB" -O --preserve --backup="$T/saved" -e 1M -b 256K --offset=8M "$a"
 expect_rc 0
