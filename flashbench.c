@@ -284,6 +284,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
+	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
+		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 }
 
 static bool action_writes(const struct options *o)
@@ -457,36 +459,33 @@ static void verbose_summary(const struct dev *d)
 		d->bytes_discarded, fmt_time(t, d->device_ns));
 }
 
-static int write_plot(const struct report *rep, const char *path)
-{
-	FILE *f = open_output(path);
-	if (svg_report(f, rep) < 0) {
-		fprintf(stderr, "flashbench: --plot=%s: the %s test has nothing to plot\n", path, rep->test);
-		fclose(f);
-		return -1;
-	}
-	return close_output(f, path);
-}
+/* Where results go; opened before any I/O so a bad path costs the card nothing. */
+struct outputs {
+	FILE *out;
+	FILE *plot;	/* NULL without --plot */
+};
 
-
-static int output_results(const struct options *o, const struct report *rep)
+static int output_results(const struct options *o, const struct outputs *dst,
+			  const struct report *rep)
 {
-	FILE *out = open_output(o->out);
 	int r = 0;
 
 	if (o->json)
-		json_report(out, rep);
+		json_report(dst->out, rep);
 	else
-		text_report(out, rep);
-	if (close_output(out, o->out) < 0)
+		text_report(dst->out, rep);
+	if (close_output(dst->out, o->out) < 0)
 		r = -1;
-	if (o->plot && write_plot(rep, o->plot) < 0)
-		r = -1;
+	if (dst->plot) {
+		svg_report(dst->plot, rep);
+		if (close_output(dst->plot, o->plot) < 0)
+			r = -1;
+	}
 	text_status(stderr, rep);
 	return r;
 }
 
-static int run_test(struct dev *d, const struct options *o)
+static int run_test(struct dev *d, const struct options *o, const struct outputs *dst)
 {
 	struct results res;
 	struct report rep = { .device = o->device, .dev = d, .params = &o->p };
@@ -507,7 +506,7 @@ static int run_test(struct dev *d, const struct options *o)
 	}
 	memset(&res, 0, sizeof res);
 	measure(d, o, &res, &rep);
-	if (output_results(o, &rep) < 0)
+	if (output_results(o, dst, &rep) < 0)
 		status = 1;
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)
@@ -543,16 +542,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "flashbench: %s\n", note);
 	}
 
+	struct outputs dst = { .out = open_output(o.out), .plot = o.plot ? open_output(o.plot) : NULL };
 	int status;
 	if (o.action == ACT_AUTO) {
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
 					.max_write = o.max_write, .device_name = o.device };
-		FILE *out = open_output(o.out);
-		status = auto_run(&d, &o.p, &ao, out);
-		if (close_output(out, o.out) < 0 && !status)
+		status = auto_run(&d, &o.p, &ao, dst.out);
+		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;
 	} else {
-		status = run_test(&d, &o);
+		status = run_test(&d, &o, &dst);
 	}
 	if (o.verbose)
 		verbose_summary(&d);
