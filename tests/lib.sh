@@ -36,6 +36,31 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 # make_file NAME SIZE: a sparse regular file of SIZE (truncate syntax) in $T
 make_file() { truncate -s "$2" "$T/$1" && echo "$T/$1"; }
 
+# random_image NAME SIZE: a file of random bytes (head -c size syntax) in $T
+random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
+
+# sectors_written LOOP: the kernel's count of sectors written to a block device
+sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
+
+# wait_for_writes LOOP PID: until PID has written to LOOP (or ended; 5 s at most)
+wait_for_writes() {
+	local _
+	for _ in $(seq 1 500); do
+		[ "$(sectors_written "$1")" -gt 0 ] && return 0
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 0.01
+	done
+}
+
+# align_count_for DEV MS: an -a --count that makes -a on DEV run about MS ms here
+align_count_for() {
+	local t0 ms
+	t0=$(date +%s%N)
+	"$FB" -a -c 400 "$1" >/dev/null || fail "-a -c 400 $1 failed"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo $((400 * $2 / (ms > 0 ? ms : 1)))
+}
+
 # make_loop FILE [losetup options]: attach a free loop device over FILE (in $T)
 make_loop() {
 	need_root

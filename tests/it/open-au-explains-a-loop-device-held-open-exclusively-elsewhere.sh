@@ -5,7 +5,6 @@
 need_root
 img=$(make_file disk.img 32M)
 loop=$(make_loop "$img")
-stat_file=/sys/block/$(basename "$loop")/stat
 
 python3 -c '
 import os, sys, time
@@ -17,13 +16,13 @@ holder=$!
 trap 'kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; _cleanup' EXIT
 for _ in $(seq 1 100); do grep -q held "$T/holder" && break; sleep 0.05; done
 grep -q held "$T/holder" || skip "could not hold $loop exclusively"
-writes_before=$(awk '{print $7}' "$stat_file")
+writes_before=$(sectors_written "$loop")
 
 run "$FB" -O "$loop"
 expect_rc 1
 expect_err "^flashbench: $loop is busy: something else has it open exclusively .*; not writing to it$"
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line on stderr: $errout"
-[ "$(awk '{print $7}' "$stat_file")" = "$writes_before" ] || fail "sectors were written"
+[ "$(sectors_written "$loop")" = "$writes_before" ] || fail "sectors were written"
 
 run "$FB" -a -c 1 "$loop"	# reading needs no exclusive access
 expect_rc 0

@@ -13,8 +13,7 @@ mount -o noatime "$loop" "$T/mnt" 2>/dev/null || skip "cannot mount ext4 here"
 for i in $(seq 1 100); do head -c 20000 /dev/urandom > "$T/mnt/file$i"; done
 sync
 (cd "$T/mnt" && sha256sum file*) > "$T/files.sum"
-stat_file=/sys/block/$(basename "$loop")/stat
-writes_before=$(awk '{print $7}' "$stat_file")
+writes_before=$(sectors_written "$loop")
 before=$(sha256sum < "$img")
 
 run "$FB" -O "$loop"
@@ -23,7 +22,7 @@ expect_err "^flashbench: $loop is mounted on $T/mnt; not writing to it$"
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line on stderr: $errout"
 [ -z "$out" ] || fail "printed results: $out"
 
-[ "$(awk '{print $7}' "$stat_file")" = "$writes_before" ] || fail "sectors were written to $loop"
+[ "$(sectors_written "$loop")" = "$writes_before" ] || fail "sectors were written to $loop"
 (cd "$T/mnt" && sha256sum --quiet -c "$T/files.sum") || fail "files changed"
 sync
 [ "$(sha256sum < "$img")" = "$before" ] || fail "the filesystem image changed"

@@ -4,19 +4,13 @@
 # the device holds exactly what it held before.
 . "$(dirname "$0")/../lib.sh"
 need_root
-img=$T/disk.img
-head -c 32M /dev/urandom > "$img"
+img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
-stat_file=/sys/block/$(basename "$loop")/stat
 
 "$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err" &
 pid=$!
-for _ in $(seq 1 500); do	# until the test has written something
-	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.01
-done
+wait_for_writes "$loop" "$pid"
 sleep 0.2
 kill -0 "$pid" 2>/dev/null || fail "-O ended before it could be interrupted: $(cat "$T/err")"
 kill -INT "$pid"

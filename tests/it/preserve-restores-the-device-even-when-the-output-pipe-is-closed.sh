@@ -3,8 +3,7 @@
 # kill flashbench (SIGPIPE) before it has put the saved data back.
 . "$(dirname "$0")/../lib.sh"
 need_root
-img=$T/disk.img
-head -c 32M /dev/urandom > "$img"
+img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
 

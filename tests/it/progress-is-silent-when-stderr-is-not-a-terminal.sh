@@ -7,10 +7,7 @@ img=$(make_file card.img 64M)
 "$FB" -a -c 1 "$img" >/dev/null 2>&1 || skip "O_DIRECT does not work on $(dirname "$img")"
 
 # a --count that makes -a run about 1.5 s on this machine
-t0=$(date +%s%N)
-"$FB" -a -c 400 "$img" >/dev/null || fail "-a -c 400 $img failed"
-ms=$((($(date +%s%N) - t0) / 1000000))
-count=$((400 * 1500 / (ms > 0 ? ms : 1)))
+count=$(align_count_for "$img" 1500)
 
 # stderr to a file, stdout a terminal
 script -qec "timeout -k 5 60 $FB -a --count=$count $img 2>$T/err" /dev/null >"$T/tty" 2>&1

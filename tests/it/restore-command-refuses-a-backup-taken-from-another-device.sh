@@ -3,9 +3,9 @@
 # (here: a loop over another file) or of another size is refused, exit 2, untouched.
 . "$(dirname "$0")/../lib.sh"
 need_root
-head -c 16M /dev/urandom > "$T/a.img"
-head -c 16M /dev/urandom > "$T/b.img"
-head -c 8M /dev/urandom > "$T/c.img"
+random_image a.img 16M >/dev/null
+random_image b.img 16M >/dev/null
+random_image c.img 8M >/dev/null
 b_before=$(sha256sum < "$T/b.img")
 c_before=$(sha256sum < "$T/c.img")
 a=$(make_loop "$T/a.img")

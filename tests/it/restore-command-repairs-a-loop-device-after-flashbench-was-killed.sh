@@ -3,19 +3,13 @@
 # overwrite; when flashbench is killed mid-test, `--restore FILE DEV` puts them back.
 . "$(dirname "$0")/../lib.sh"
 need_root
-img=$T/disk.img
-head -c 32M /dev/urandom > "$img"
+img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
-stat_file=/sys/block/$(basename "$loop")/stat
 
 "$FB" -O --preserve --backup="$T/saved" -b 4K "$loop" >/dev/null 2>"$T/err" &
 pid=$!
-for _ in $(seq 1 500); do
-	[ "$(awk '{print $7}' "$stat_file")" -gt 0 ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.01
-done
+wait_for_writes "$loop" "$pid"
 sleep 0.2
 kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
 { wait "$pid"; } 2>/dev/null

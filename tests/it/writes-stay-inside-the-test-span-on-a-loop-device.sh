@@ -4,8 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 M=$((1 << 20))
-img=$T/disk.img
-head -c 32M /dev/urandom > "$img"
+img=$(random_image disk.img 32M)
 cp "$img" "$T/orig"
 loop=$(make_loop "$img")
 
