@@ -1,5 +1,5 @@
 /*
- * Inference from measurements (see ../shared/reference/ftl-model.md §3-§7).
+ * Inference from measurements (facts: doc/flash-card-model.md §3-§7).
  *
  * -a: a boundary X is a step when the diffs of boundaries that are
  * multiples of X (X itself included) sit on a high level and those of

@@ -127,7 +127,7 @@ static uint64_t page_hint(const struct card *c)
 /*
  * Runs with the same N and mode at two erase sizes: if the larger size is
  * clearly faster, the smaller one made the card garbage-collect more, so
- * the erase size is at least the larger one (Arnd's test in the seeds).
+ * the erase size is at least the larger one (Arnd's test in tests/data/seeds/001).
  */
 static void cross_check_erase(struct card *c)
 {

@@ -250,7 +250,7 @@ static uint64_t row_floor(uint64_t e, int shift, unsigned int lbs)
 
 /*
  * A collapse is clear when the newest row is far below the best one and the
- * time per write no longer shrinks with the write size (ftl-model.md §3).
+ * time per write no longer shrinks with the write size (doc/flash-card-model.md §3).
  */
 static bool collapse_is_clear(const struct rate_row *rows, int n, int col)
 {

@@ -1,7 +1,7 @@
 /*
  * Device identity from sysfs: block queue facts, SD/MMC registers (CID, CSD,
  * SCR, SD Status), SCSI strings and the USB device above a reader.
- * Bit positions: ../shared/reference/sd-registers.md (SD spec, JESD84).
+ * Bit positions and ID tables: doc/sd-mmc-registers.md (SD spec, JESD84).
  */
 #include "identity.h"
 
@@ -625,7 +625,7 @@ static unsigned int mmc_year(unsigned int year, unsigned int month, const char *
 	return year;
 }
 
-/* Red flags in an SD CID (reference §2 "Identity pitfalls"). */
+/* Red flags in an SD CID (doc/sd-mmc-registers.md, "Identity pitfalls"). */
 static void note_sd_cid(struct identity *id, const struct card_cid *c)
 {
 	if (c->mid == 0x03 && !is_ascii_pair(c->oid))

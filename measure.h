@@ -104,7 +104,7 @@ struct scatter_result {
 struct interval_row {
 	uint64_t bytes;
 	int64_t min_ns, avg_ns, max_ns;
-	double rate;		/* bytes / avg time */
+	double rate;		/* bytes / min time */
 	bool failed;
 };
 struct interval_result {

@@ -1,5 +1,5 @@
 # Sourced by tests/it/*.sh after lib.sh: checks of the original text formats
-# (../shared/reference/output-formats.md) on $out.
+# (doc/output-formats.md) on $out.
 
 TIME_RE='-?[0-9]+(\.[0-9]+)?(ns|µs|ms|s)'
 RATE_RE='[0-9]+(\.[0-9]+)?(B|K|M|G)/s'

@@ -187,7 +187,7 @@ static void test_parse_number(void)
 
 static void test_fmt_time_reference_examples(void)
 {
-	/* output-formats.md and the seed posts */
+	/* doc/output-formats.md and the seed posts in tests/data/seeds */
 	TIME(872000, "872µs");
 	TIME(1030000, "1.03ms");
 	TIME(48500, "48.5µs");
