@@ -77,14 +77,14 @@ static void test_parse_commands(void)
 	CHECK(p.nruns == 1 && p.nsections == 1);
 	if (p.nruns == 1) {
 		const struct post_run *r = &p.runs[0];
-		CHECK(r->kind == POST_OPEN_AU);
+		CHECK_EQ(r->kind, POST_OPEN_AU);
 		CHECK(r->rates.nr == 3 && r->nr_stated);
 		CHECK(r->rates.random);
-		CHECK(r->rates.nrows == 4);
-		CHECK(r->rates.erasesize == 4 * MiB);
-		CHECK(r->rates.blocksize == 4 * KiB);
+		CHECK_EQ(r->rates.nrows, 4);
+		CHECK_EQ(r->rates.erasesize, 4 * MiB);
+		CHECK_EQ(r->rates.blocksize, 4 * KiB);
 		CHECK(r->rates.st.partial);	/* ended at 512KiB, not at the 4KiB block size */
-		CHECK(fabs(r->rates.rows[3].rate[0] - 1.15e6) < 1);
+		CHECK_LT(fabs(r->rates.rows[3].rate[0] - 1.15e6), 1);
 		CHECK(strstr(r->command, "--open-au-nr=3") != NULL);
 	}
 	post_free(&p);
@@ -95,35 +95,35 @@ static void test_parse_commands(void)
 		    "sudo ./flashbench -O /dev/sde 4MiB 5M/s 2MiB 5M/s "
 		    "./flashbench --open-au --erasesize=1677721--blocksize=8192 --random 16MiB 41M/s 8MiB 26.5M/s",
 		    &p) == 0);
-	CHECK(p.nruns == 3);
+	CHECK_EQ(p.nruns, 3);
 	if (p.nruns == 3) {
-		CHECK(p.runs[0].rates.nr == 12);
+		CHECK_EQ(p.runs[0].rates.nr, 12);
 		CHECK(p.runs[0].rates.st.interrupted);
-		CHECK(p.runs[1].rates.nr == 2);
+		CHECK_EQ(p.runs[1].rates.nr, 2);
 		CHECK(!p.runs[1].rates.random);
-		CHECK(p.runs[2].rates.erasesize == 16 * MiB);	/* from the data, not the typo */
+		CHECK_EQ(p.runs[2].rates.erasesize, 16 * MiB);	/* from the data, not the typo */
 		CHECK(p.runs[2].rates.random);
-		CHECK(p.runs[2].rates.blocksize == 8192);
+		CHECK_EQ(p.runs[2].rates.blocksize, 8192);
 	}
 	post_free(&p);
 
 	/* saved output with no command: N unknown; two runs told apart by size going up */
 	CHECK(parse("4MiB    3.57M/s \n2MiB    4.76M/s \n1MiB    4.75M/s \n"
 		    "4MiB    4.72M/s \n2MiB    2.81M/s \n", &p) == 0);
-	CHECK(p.nruns == 2);
+	CHECK_EQ(p.nruns, 2);
 	if (p.nruns == 2) {
 		CHECK(p.runs[0].rates.nr == 0 && !p.runs[0].nr_stated);
-		CHECK(p.runs[1].rates.nrows == 2);
+		CHECK_EQ(p.runs[1].rates.nrows, 2);
 	}
 	post_free(&p);
 
 	/* an I/O error between rows marks the next row failed; a pasted-twice row is dropped */
 	CHECK(parse("flashbench -O --open-au-nr=2 -e 2M /dev/sdc 2MiB 5.44M/s 1MiB 4.26M/s 512KiB 1.72M/s "
 		    "time_write: Input/output error 256KiB 96.7K/s 256KiB 90K/s 128KiB 48K/s", &p) == 0);
-	CHECK(p.nruns == 1);
+	CHECK_EQ(p.nruns, 1);
 	if (p.nruns == 1) {
 		const struct rate_result *r = &p.runs[0].rates;
-		CHECK(r->nrows == 5);
+		CHECK_EQ(r->nrows, 5);
 		CHECK(r->st.nfailures == 1 && r->st.partial);
 		CHECK(r->nrows == 5 && r->rows[3].failed[0] && !r->rows[4].failed[0]);
 	}
@@ -145,17 +145,17 @@ static void test_parse_align_and_sections(void)
 		 "flashbench -O 4MiB 4M/s 2MiB 4M/s %s MMC_NAME=OTHER "
 		 "flashbench -a align 2097152 pre 1ms on 1.2ms post 1ms diff 200\xc2\xb5s "
 		 "align 1048576 pre 1ms on 1ms post 1ms diff 1\xc2\xb5s", a, a);
-	CHECK(parse(text, &p) == 0);
-	CHECK(p.nsections == 2);
-	CHECK(p.nruns == 3);
+	CHECK_EQ(parse(text, &p), 0);
+	CHECK_EQ(p.nsections, 2);
+	CHECK_EQ(p.nruns, 3);
 	if (p.nsections == 2 && p.nruns == 3) {
 		CHECK_STR(p.sections[0].name, "SA04G");
-		CHECK(p.sections[0].preferred_erase_size == 4 * MiB);
+		CHECK_EQ(p.sections[0].preferred_erase_size, 4 * MiB);
 		CHECK_STR(p.sections[1].name, "OTHER");
 		CHECK(p.runs[0].kind == POST_ALIGN && p.runs[0].align.nrows == 3);
-		CHECK(p.runs[0].align.rows[0].diff_ns == 1090000);
-		CHECK(p.runs[0].align.blocksize == 1024);
-		CHECK(p.runs[2].section == 1);
+		CHECK_EQ(p.runs[0].align.rows[0].diff_ns, 1090000);
+		CHECK_EQ(p.runs[0].align.blocksize, 1024);
+		CHECK_EQ(p.runs[2].section, 1);
 	}
 	post_free(&p);
 
@@ -233,11 +233,11 @@ static void test_align_clean(void)
 		/* a real card's size: boundaries sampled at four places */
 		make_align(&r, 7 * GiB + 512 * MiB, sizes[i], 16 * KiB, 4 * KiB, 0);
 		analyze_align(&r, &e, &p);
-		CHECK(e.bytes == sizes[i]);
-		CHECK(e.conf == CONF_HIGH);
+		CHECK_EQ(e.bytes, sizes[i]);
+		CHECK_EQ(e.conf, CONF_HIGH);
 		if (e.conf != CONF_HIGH)
 			printf("  erase %llu: %s: %s\n", (unsigned long long)sizes[i], confidence_name(e.conf), e.evidence);
-		CHECK(p.bytes == 16 * KiB);
+		CHECK_EQ(p.bytes, 16 * KiB);
 		if (e.bytes != sizes[i])
 			printf("  erase %llu: got %llu (%s)\n", (unsigned long long)sizes[i],
 			       (unsigned long long)e.bytes, e.evidence);
@@ -283,7 +283,7 @@ static void test_align_tiny_step_is_no_erase_size(void)
 	/* the same step against 1ms reads is an erase size */
 	make_align(&r, 7 * GiB + 512 * MiB, 4 * MiB, 16 * KiB, 4 * KiB, 0);
 	analyze_align(&r, &e, &p);
-	CHECK(e.bytes == 4 * MiB);
+	CHECK_EQ(e.bytes, 4 * MiB);
 }
 
 /* Noise up to +-10% of the erase-block step: right, or not confident. */
@@ -308,8 +308,8 @@ static void test_align_noise(void)
 				       (unsigned long long)size, (unsigned long long)e.bytes,
 				       confidence_name(e.conf), e.evidence);
 		}
-	CHECK(exact >= total * 95 / 100);
-	CHECK(confident_wrong == 0);
+	CHECK_GE(exact, total * 95 / 100);
+	CHECK_EQ(confident_wrong, 0);
 	if (exact < total * 95 / 100 || confident_wrong)
 		printf("  noisy -a: %d/%d exact, %d confident wrong\n", exact, total, confident_wrong);
 }
@@ -346,13 +346,13 @@ static void test_open_au_runs(void)
 	struct rate_result r;
 	rng_state = 7;
 	make_run(&r, 0, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, 0, 0);
-	CHECK(analyze_open_au_run(&r, 16 * KiB) == RUN_HOLDS);
-	CHECK(analyze_open_au_run(&r, 0) == RUN_HOLDS);	/* sub-page halving is no collapse */
+	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_HOLDS);
+	CHECK_EQ(analyze_open_au_run(&r, 0), RUN_HOLDS);	/* sub-page halving is no collapse */
 	make_run(&r, 0, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, 0.3, 0);
-	CHECK(analyze_open_au_run(&r, 16 * KiB) == RUN_COLLAPSED);
+	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_COLLAPSED);
 	/* cheaper garbage collection (random mode): still a collapse */
 	make_run(&r, 0, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, 0.03, 0);
-	CHECK(analyze_open_au_run(&r, 16 * KiB) == RUN_COLLAPSED);
+	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_COLLAPSED);
 	/* noise never turns a healthy run into a collapse, nor hides a collapse */
 	int wrong = 0;
 	for (int i = 0; i < 200; i++) {
@@ -361,15 +361,15 @@ static void test_open_au_runs(void)
 		make_run(&r, 0, 2 * MiB, 4 * KiB, 8 * KiB, 10e6, 0.2, 0.10);
 		wrong += analyze_open_au_run(&r, 8 * KiB) != RUN_COLLAPSED;
 	}
-	CHECK(wrong == 0);
+	CHECK_EQ(wrong, 0);
 	/* the first rows of a collapse are enough (--auto stops there) */
 	make_run(&r, 0, 4 * MiB, 512 * KiB, 16 * KiB, 12e6, 0.3, 0);
-	CHECK(analyze_open_au_run(&r, 16 * KiB) == RUN_COLLAPSED);
+	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_COLLAPSED);
 	/* cut short before small sizes and fine so far: not known yet */
 	make_run(&r, 0, 4 * MiB, 1 * MiB, 16 * KiB, 12e6, 0, 0);
 	r.blocksize = 4 * KiB;
 	r.st.partial = r.st.interrupted = true;
-	CHECK(analyze_open_au_run(&r, 16 * KiB) == RUN_UNCLEAR);
+	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_UNCLEAR);
 }
 
 static void test_open_au_series(void)
@@ -405,7 +405,7 @@ static void test_open_au_series(void)
 	CHECK(est.n == 1 && est.conf == CONF_LOW);
 	/* nothing */
 	analyze_open_au_series(rp, nrs, 0, 0, &est);
-	CHECK(est.conf == CONF_NONE);
+	CHECK_EQ(est.conf, CONF_NONE);
 	/*
 	 * Cheap garbage collection (10 ms a write, 3% of an erase-block
 	 * rewrite): no run looks collapsed alone, but N=3 is several times
@@ -413,7 +413,7 @@ static void test_open_au_series(void)
 	 */
 	for (int i = 0; i < 3; i++)
 		make_run(&runs[i], i, 4 * MiB, 4 * KiB, 16 * KiB, 12e6, i == 2 ? 0.01 : 0, 0);
-	CHECK(analyze_open_au_run(&runs[2], 16 * KiB) == RUN_HOLDS);
+	CHECK_EQ(analyze_open_au_run(&runs[2], 16 * KiB), RUN_HOLDS);
 	analyze_open_au_series(rp, nrs, 3, 16 * KiB, &est);
 	CHECK(est.n == 2 && !est.at_least);
 	CHECK(strstr(est.evidence, "2x slower than at N=2") != NULL);
@@ -534,7 +534,7 @@ static void test_seed_000(void)
 		CHECK(!"seed 000 loads");
 		return;
 	}
-	CHECK(p.nsections == 6);
+	CHECK_EQ(p.nsections, 6);
 	if (p.nsections != 6) {
 		post_free(&p);
 		return;
@@ -543,7 +543,7 @@ static void test_seed_000(void)
 	CHECK_STR(p.sections[0].name, "SU04G");
 	card_verdict(&p, 0, &v);
 	CHECK(v.erase.bytes == 2 * MiB && v.erase.conf == CONF_LOW);
-	CHECK(v.page.conf <= CONF_LOW);
+	CHECK_LE(v.page.conf, CONF_LOW);
 	CHECK(v.lin.n == 9 && !v.lin.at_least && v.lin.conf == CONF_HIGH);
 	/* Kingston SA04G: 4MiB, 8KiB page, only one open AU, horrible at random */
 	card_verdict(&p, 1, &v);
@@ -554,25 +554,25 @@ static void test_seed_000(void)
 	CHECK(v.have_fat && v.fat.aus == 2);
 	/* Samsung: -a says 1MiB ("1MiB erase block?"); --open-au at 2MiB settles it (below) */
 	card_verdict(&p, 2, &v);
-	CHECK(v.erase.bytes == 1 * MiB);
-	CHECK(v.page.bytes == 8 * KiB);
+	CHECK_EQ(v.erase.bytes, 1 * MiB);
+	CHECK_EQ(v.page.bytes, 8 * KiB);
 	/* Amazon Basics: 2MiB erase block, 8KiB pages; a dying card */
 	card_verdict(&p, 3, &v);
 	CHECK(v.erase.bytes == 2 * MiB && v.erase.conf == CONF_HIGH);
-	CHECK(v.page.bytes == 8 * KiB);
-	CHECK(v.lin.n == 1);
-	CHECK(v.rnd.n == 0);
+	CHECK_EQ(v.page.bytes, 8 * KiB);
+	CHECK_EQ(v.lin.n, 1);
+	CHECK_EQ(v.rnd.n, 0);
 	/* Kingston SDC10: 2MiB erase block, 8KiB page, "generally horrible at random" */
 	card_verdict(&p, 4, &v);
 	CHECK(v.erase.bytes == 2 * MiB && v.erase.conf == CONF_HIGH);
-	CHECK(v.page.bytes == 8 * KiB);
+	CHECK_EQ(v.page.bytes, 8 * KiB);
 	CHECK(v.lin.n == 1 && v.lin.conf == CONF_HIGH);
 	CHECK(v.rnd.n == 0 && !v.rnd.at_least);
 	CHECK(v.have_fat && v.fat.aus == 2);
 	/* PNY: 3*2^n boundaries; 6MiB multiples fully high, powers of two diluted */
 	card_verdict(&p, 5, &v);
 	CHECK(v.erase.bytes == 6 * MiB && v.erase.conf == CONF_MEDIUM);
-	CHECK(v.lin.n == 2);
+	CHECK_EQ(v.lin.n, 2);
 	CHECK(v.have_fat && v.fat.aus == 0);
 	post_free(&p);
 }
@@ -585,7 +585,7 @@ static void test_seed_others(void)
 	if (load("001_a295502c4f747fc0.txt", &p)) {
 		CHECK(p.nsections == 1 && p.nruns == 9);	/* quoted repeats dropped */
 		card_verdict(&p, 0, &v);
-		CHECK(v.erase.bytes == 512 * KiB);
+		CHECK_EQ(v.erase.bytes, 512 * KiB);
 		CHECK(v.lin.at_least && v.lin.n >= 17);
 		CHECK(v.rnd.at_least && v.rnd.n >= 17);
 		post_free(&p);
@@ -594,10 +594,10 @@ static void test_seed_others(void)
 	}
 	/* Kingston SA04G again, line breaks partly kept */
 	if (load("002_671fd5f53c81ec54.txt", &p)) {
-		CHECK(p.nsections == 1);
+		CHECK_EQ(p.nsections, 1);
 		card_verdict(&p, 0, &v);
 		CHECK(v.erase.bytes == 4 * MiB && v.erase.conf == CONF_HIGH);
-		CHECK(v.page.bytes == 8 * KiB);
+		CHECK_EQ(v.page.bytes, 8 * KiB);
 		CHECK(v.lin.n == 1 && !v.lin.at_least);
 		/* 2 AUs, 1MiB writes at 1.43M/s: 733ms per write, in the evidence */
 		CHECK(strstr(v.lin.evidence, "1MiB writes take 733ms each") != NULL);
@@ -611,7 +611,7 @@ static void test_seed_others(void)
 		card_verdict(&p, 0, &v);
 		CHECK_STR(p.sections[0].name, "MMC02G");
 		CHECK(v.erase.bytes == 2 * MiB && v.erase.conf == CONF_HIGH);
-		CHECK(v.page.bytes == 0);	/* no step below the erase size */
+		CHECK_EQ(v.page.bytes, 0);	/* no step below the erase size */
 		CHECK(v.lin.n == 5 && !v.lin.at_least && v.lin.conf == CONF_HIGH);
 		CHECK(v.rnd.n == 5 && !v.rnd.at_least);
 		post_free(&p);

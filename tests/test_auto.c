@@ -55,9 +55,9 @@ static bool has(const struct outcome *r, const char *needle)
 static void read_only_run_writes_nothing(void)
 {
 	struct outcome r = run_auto("sim:sdhc-good", false, false, 0);
-	CHECK(r.rc == 0);
-	CHECK(r.written == 0);
-	CHECK(r.read > 0);
+	CHECK_EQ(r.rc, 0);
+	CHECK_EQ(r.written, 0);
+	CHECK_GT(r.read, 0);
 	CHECK(has(&r, "erase block size       4MiB ("));
 	CHECK(has(&r, "flashbench --auto --destructive sim:sdhc-good"));
 	free(r.text);
@@ -66,7 +66,7 @@ static void read_only_run_writes_nothing(void)
 static void device_too_small_for_alignment_is_a_usage_error_without_io(void)
 {
 	struct outcome r = run_auto("sim:size=2048,erasesize=2048,pagesize=512", false, false, 0);
-	CHECK(r.rc == 2);
+	CHECK_EQ(r.rc, 2);
 	CHECK(r.read == 0 && r.written == 0);
 	free(r.text);
 }
@@ -74,7 +74,7 @@ static void device_too_small_for_alignment_is_a_usage_error_without_io(void)
 static void destructive_run_stays_under_max_write(void)
 {
 	struct outcome r = run_auto("sim:microsd-cheap", true, true, 64 * MiB);
-	CHECK(r.rc == 0);
+	CHECK_EQ(r.rc, 0);
 	CHECK(r.written > 0 && r.written <= 64 * MiB);
 	CHECK(has(&r, "\"max_write\": 67108864") || has(&r, "\"max_write\":67108864"));
 	free(r.text);
@@ -83,7 +83,7 @@ static void destructive_run_stays_under_max_write(void)
 static void destructive_run_finds_a_cheap_cards_single_open_block(void)
 {
 	struct outcome r = run_auto("sim:microsd-cheap", true, false, 0);
-	CHECK(r.rc == 0);
+	CHECK_EQ(r.rc, 0);
 	CHECK(has(&r, "open erase blocks      1 (high confidence)"));
 	CHECK(has(&r, "open, random writes    0 ("));
 	CHECK(has(&r, "Only 1 erase block stays open"));

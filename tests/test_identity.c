@@ -148,13 +148,13 @@ static void test_sd_cids(void)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const struct sd_cid_case *k = &cases[i];
 		struct card_cid c;
-		CHECK(cid_decode(k->hex, false, &c) == 0);
-		CHECK(c.mid == k->mid);
-		CHECK(c.oid == k->oid);
-		CHECK(c.cbx == -1);
+		CHECK_EQ(cid_decode(k->hex, false, &c), 0);
+		CHECK_EQ(c.mid, k->mid);
+		CHECK_EQ(c.oid, k->oid);
+		CHECK_EQ(c.cbx, -1);
 		CHECK(c.name_len == 5 && memcmp(c.name, k->name, 5) == 0);
 		CHECK(c.hwrev == k->hw && c.fwrev == k->fw);
-		CHECK(c.serial == k->serial);
+		CHECK_EQ(c.serial, k->serial);
 		CHECK(c.year == k->year && c.month == k->month);
 		if (c.serial != k->serial || c.year != k->year || c.month != k->month)
 			printf("  case %s\n", k->hex);
@@ -167,13 +167,13 @@ static void test_mmc_cid(void)
 
 	/* seed 003: Micron MTFC2GMVEA eMMC; sysfs said oemid 0x014e, 07/2012, serial 0x1158f146 */
 	CHECK(cid_decode("fe014e4d4d433032473a1158f1467f35", true, &c) == 0);
-	CHECK(c.mid == 0xfe);
-	CHECK(c.cbx == 1);
-	CHECK(c.oid == 0x4e);
-	CHECK(c.name_len == 6);
+	CHECK_EQ(c.mid, 0xfe);
+	CHECK_EQ(c.cbx, 1);
+	CHECK_EQ(c.oid, 0x4e);
+	CHECK_EQ(c.name_len, 6);
 	CHECK_STR(c.name, "MMC02G");
 	CHECK(c.hwrev == 3 && c.fwrev == 10);
-	CHECK(c.serial == 0x1158f146);
+	CHECK_EQ(c.serial, 0x1158f146);
 	CHECK(c.year == 2012 && c.month == 7);
 }
 
@@ -210,15 +210,15 @@ static void test_sd_csd_v2(void)
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct card_csd c;
-		CHECK(csd_decode(cases[i].hex, false, &c) == 0);
-		CHECK(c.structure == 1);
-		CHECK(c.tran_speed == 0x32);
-		CHECK(c.ccc == 0x5b5);
+		CHECK_EQ(csd_decode(cases[i].hex, false, &c), 0);
+		CHECK_EQ(c.structure, 1);
+		CHECK_EQ(c.tran_speed, 0x32);
+		CHECK_EQ(c.ccc, 0x5b5);
 		CHECK(c.read_bl_len == 9 && c.write_bl_len == 9);
-		CHECK(c.c_size == cases[i].c_size);
-		CHECK(c.capacity == cases[i].bytes);
+		CHECK_EQ(c.c_size, cases[i].c_size);
+		CHECK_EQ(c.capacity, cases[i].bytes);
 		CHECK(c.erase_blk_en && c.sector_size == 0x7f);
-		CHECK(c.erase_unit == 0);
+		CHECK_EQ(c.erase_unit, 0);
 		CHECK(!c.perm_write_protect && !c.tmp_write_protect);
 	}
 }
@@ -233,15 +233,15 @@ static void test_sd_csd_v1(void)
 	 * Capacity (0xf0f+1) * 2^9 * 2^10 = 2021654528; erase sector 32 * 1024.
 	 */
 	CHECK(csd_decode("005e00325f5a83c3f6db8f9f8a801075", false, &c) == 0);
-	CHECK(c.structure == 0);
-	CHECK(c.read_bl_len == 10);
-	CHECK(c.c_size == 0xf0f);
-	CHECK(c.c_size_mult == 7);
-	CHECK(c.capacity == 2021654528ull);
+	CHECK_EQ(c.structure, 0);
+	CHECK_EQ(c.read_bl_len, 10);
+	CHECK_EQ(c.c_size, 0xf0f);
+	CHECK_EQ(c.c_size_mult, 7);
+	CHECK_EQ(c.capacity, 2021654528ull);
 	CHECK(!c.erase_blk_en);
-	CHECK(c.sector_size == 31);
-	CHECK(c.write_bl_len == 10);
-	CHECK(c.erase_unit == 32768);
+	CHECK_EQ(c.sector_size, 31);
+	CHECK_EQ(c.write_bl_len, 10);
+	CHECK_EQ(c.erase_unit, 32768);
 	CHECK(c.tmp_write_protect && !c.perm_write_protect);
 }
 
@@ -251,17 +251,17 @@ static void test_mmc_csd(void)
 
 	/* seed 003: sysfs erase_size 524288 */
 	CHECK(csd_decode("d04f01320f5a1393ffffffe38a4000e7", true, &c) == 0);
-	CHECK(c.structure == 3);
-	CHECK(c.spec_vers == 4);
-	CHECK(c.tran_speed == 0x32);
-	CHECK(c.ccc == 0x0f5);
-	CHECK(c.read_bl_len == 10);
-	CHECK(c.c_size == 0xe4f);
-	CHECK(c.c_size_mult == 7);
-	CHECK(c.capacity == 1920991232ull);	/* fdisk in the post: 1920991232 bytes */
+	CHECK_EQ(c.structure, 3);
+	CHECK_EQ(c.spec_vers, 4);
+	CHECK_EQ(c.tran_speed, 0x32);
+	CHECK_EQ(c.ccc, 0x0f5);
+	CHECK_EQ(c.read_bl_len, 10);
+	CHECK_EQ(c.c_size, 0xe4f);
+	CHECK_EQ(c.c_size_mult, 7);
+	CHECK_EQ(c.capacity, 1920991232ull);	/* fdisk in the post: 1920991232 bytes */
 	CHECK(c.erase_grp_size == 31 && c.erase_grp_mult == 31);
-	CHECK(c.write_bl_len == 9);
-	CHECK(c.erase_unit == 524288);
+	CHECK_EQ(c.write_bl_len, 9);
+	CHECK_EQ(c.erase_unit, 524288);
 }
 
 /* ------------------------------------------------------------ SCR, SSR */
@@ -273,23 +273,23 @@ static void test_scr(void)
 	CHECK(scr_decode("0235800001000000", &s) == 0);	/* Kingston SA04G */
 	CHECK(s.structure == 0 && s.sd_spec == 2 && s.spec3 == 1 && s.spec4 == 0 && s.specx == 0);
 	CHECK(s.security == 3 && s.bus_widths == 5 && s.cmd_support == 0);
-	CHECK(s.data_stat_after_erase == 0);
+	CHECK_EQ(s.data_stat_after_erase, 0);
 	CHECK_STR(scr_spec_version(&s), "3.0x");
 
 	CHECK(scr_decode("0235800201000000", &s) == 0);	/* SanDisk SL16G: CMD23 */
-	CHECK(s.cmd_support == 2);
+	CHECK_EQ(s.cmd_support, 2);
 	CHECK(scr_decode("0235800300000000", &s) == 0);	/* seed 000 SU04G */
-	CHECK(s.cmd_support == 3);
+	CHECK_EQ(s.cmd_support, 3);
 	CHECK(scr_decode("0225000000000000", &s) == 0);
 	CHECK_STR(scr_spec_version(&s), "2.00");
-	CHECK(s.security == 2);
+	CHECK_EQ(s.security, 2);
 	CHECK(scr_decode("01b5000000000000", &s) == 0);
 	CHECK_STR(scr_spec_version(&s), "1.10");
-	CHECK(s.data_stat_after_erase == 1);
+	CHECK_EQ(s.data_stat_after_erase, 1);
 	CHECK(scr_decode("0245840000000000", &s) == 0);	/* SPEC4 */
 	CHECK_STR(scr_spec_version(&s), "4.xx");
 	CHECK(scr_decode("0245808000000000", &s) == 0);	/* SPECX 2, bits 41:38 */
-	CHECK(s.specx == 2);
+	CHECK_EQ(s.specx, 2);
 	CHECK_STR(scr_spec_version(&s), "6.xx");
 }
 
@@ -305,16 +305,16 @@ static void test_ssr(void)
 		"0000000000000000" "0000000000000000" "0000000000000000" "0000000000000000";
 	struct sd_ssr s;
 
-	CHECK(strlen(hex) == 128);
-	CHECK(ssr_decode(hex, &s) == 0);
-	CHECK(s.speed_class == 4);
-	CHECK(s.au_size == 4194304);
-	CHECK(s.erase_size == 16);
+	CHECK_EQ(strlen(hex), 128);
+	CHECK_EQ(ssr_decode(hex, &s), 0);
+	CHECK_EQ(s.speed_class, 4);
+	CHECK_EQ(s.au_size, 4194304);
+	CHECK_EQ(s.erase_size, 16);
 	CHECK(s.erase_timeout == 5 && s.erase_offset == 1);
-	CHECK(s.uhs_speed_grade == 1);
-	CHECK(s.uhs_au_size == 4194304);
-	CHECK(s.video_speed_class == 30);
-	CHECK(s.app_perf_class == 1);
+	CHECK_EQ(s.uhs_speed_grade, 1);
+	CHECK_EQ(s.uhs_au_size, 4194304);
+	CHECK_EQ(s.video_speed_class, 30);
+	CHECK_EQ(s.app_perf_class, 1);
 }
 
 static void test_vendors(void)
@@ -420,14 +420,14 @@ static void test_sd_tree(void)
 	CHECK_STR(identity_get(id, "erased_data"), "zeros");
 	CHECK_STR(identity_get(id, "erase_size"), "512 (fixed for SDHC/SDXC: not the erase block)");
 	CHECK_STR(identity_get(id, "preferred_erase_size"), "4194304 (4MiB)");
-	CHECK(identity_preferred_erase_size(id) == 4194304);
+	CHECK_EQ(identity_preferred_erase_size(id), 4194304);
 	CHECK_ABSENT(id, "device_type");	/* MMC only */
 	CHECK_ABSENT(id, "csd_erase_unit");	/* fixed on SDHC */
 	CHECK_ABSENT(id, "write_protect");
 	CHECK_ABSENT(id, "usb_id");
 	CHECK_ABSENT(id, "vendor");
 	CHECK_ABSENT(id, "loop_backing_file");
-	CHECK(identity_note_count(id) == 0);
+	CHECK_EQ(identity_note_count(id), 0);
 	for (int i = 0; i < identity_note_count(id); i++)
 		printf("  unexpected note: %s\n", identity_note(id, i));
 	identity_free(id);
@@ -461,7 +461,7 @@ static void test_suspicious_sd_tree(void)
 	CHECK(has_note(id, "CSD capacity 3965190144 bytes differs from the device size 64021856256"));
 	CHECK(has_note(id, "partition starts at 32256 bytes, not a multiple of the preferred "
 			   "erase size 4MiB"));
-	CHECK(identity_note_count(id) == 3);
+	CHECK_EQ(identity_note_count(id), 3);
 	identity_free(id);
 	drop_root();
 
@@ -509,8 +509,8 @@ static void test_absent_files(void)
 	CHECK_ABSENT(id, "erase_size");
 	CHECK_ABSENT(id, "preferred_erase_size");
 	CHECK_ABSENT(id, "discard_granularity");
-	CHECK(identity_preferred_erase_size(id) == 0);
-	CHECK(identity_note_count(id) == 0);
+	CHECK_EQ(identity_preferred_erase_size(id), 0);
+	CHECK_EQ(identity_note_count(id), 0);
 	identity_free(id);
 	drop_root();
 
@@ -608,12 +608,12 @@ static void test_emmc_tree(void)
 	CHECK_STR(identity_get(id, "preferred_erase_size"), "4194304 (4MiB)");
 	CHECK_STR(identity_get(id, "pre_eol_info"), "normal");
 	CHECK_STR(identity_get(id, "life_time"), "type A 0-10% used, type B 10-20% used");
-	CHECK(identity_preferred_erase_size(id) == 4194304);
+	CHECK_EQ(identity_preferred_erase_size(id), 4194304);
 	CHECK_STR(identity_get(id, "csd_capacity"), "1920991232 (1.789GiB)");
 	CHECK_ABSENT(id, "scr");
 	CHECK_ABSENT(id, "sd_spec");
 	CHECK_ABSENT(id, "firmware");		/* "0x0" is the old nibble */
-	CHECK(identity_note_count(id) == 0);
+	CHECK_EQ(identity_note_count(id), 0);
 	identity_free(id);
 	drop_root();
 
@@ -682,8 +682,8 @@ static void test_usb_tree(void)
 	CHECK_ABSENT(id, "card_type");
 	CHECK_ABSENT(id, "cid");
 	CHECK_ABSENT(id, "preferred_erase_size");
-	CHECK(identity_preferred_erase_size(id) == 0);
-	CHECK(identity_note_count(id) == 1);
+	CHECK_EQ(identity_preferred_erase_size(id), 0);
+	CHECK_EQ(identity_note_count(id), 1);
 	CHECK(has_note(id, "CID/CSD registers are not visible"));
 	identity_free(id);
 	drop_root();
@@ -826,7 +826,7 @@ static void test_regular_file(void)
 	CHECK_STR(identity_get(id, "physical_block_size"), "4096");
 	CHECK_ABSENT(id, "device_number");
 	CHECK_ABSENT(id, "rotational");
-	CHECK(identity_note_count(id) == 0);
+	CHECK_EQ(identity_note_count(id), 0);
 	identity_free(id);
 	close(fd);
 	unlink(path);
@@ -882,7 +882,7 @@ static void test_loop_device(void)
 		CHECK_ABSENT(id, "driver");
 		identity_free(id);
 		snprintf(cmd, sizeof cmd, "losetup -d %s", loop);
-		CHECK(system(cmd) == 0);
+		CHECK_EQ(system(cmd), 0);
 	}
 	unlink(file);
 }

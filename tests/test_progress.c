@@ -69,12 +69,12 @@ static void test_terminal(void)
 	static char out[65536];
 	int master = posix_openpt(O_RDWR | O_NOCTTY);
 
-	CHECK(master >= 0);
+	CHECK_GE(master, 0);
 	if (master < 0)
 		return;
 	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
 	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-	CHECK(slave >= 0);
+	CHECK_GE(slave, 0);
 	if (slave < 0)
 		return;
 	int saved = stderr_to(slave);
@@ -120,7 +120,7 @@ static void test_short_step_is_silent(void)
 	run_step(0.2, 100);
 	progress_done();
 	stderr_back(saved);
-	CHECK(drain(master, out, sizeof(out)) == 0);
+	CHECK_EQ(drain(master, out, sizeof(out)), 0);
 	close(slave);
 	close(master);
 }
@@ -130,7 +130,7 @@ static void test_pipe_is_silent(void)
 	char out[4096];
 	int fds[2];
 
-	CHECK(pipe(fds) == 0);
+	CHECK_EQ(pipe(fds), 0);
 	int saved = stderr_to(fds[1]);
 
 	progress_start("open-au", "4KiB", 10000);
@@ -138,7 +138,7 @@ static void test_pipe_is_silent(void)
 	progress_done();
 	stderr_back(saved);
 	close(fds[1]);
-	CHECK(drain(fds[0], out, sizeof(out)) == 0);
+	CHECK_EQ(drain(fds[0], out, sizeof(out)), 0);
 	close(fds[0]);
 }
 
@@ -156,7 +156,7 @@ static void test_tick_is_cheap(void)
 	double idle = seconds() - t0;
 	stderr_back(saved);
 	close(fd);
-	CHECK(idle < 0.5);	/* about 20 ms; generous for sanitizers and a loaded machine */
+	CHECK_LT(idle, 0.5);	/* about 20 ms; generous for sanitizers and a loaded machine */
 }
 
 int main(void)

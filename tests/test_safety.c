@@ -284,7 +284,7 @@ static void scribble(struct dev *d, const struct span *spans, int n)
 	for (int i = 0; i < n; i++) {
 		void *buf = dev_alloc_buffer(spans[i].len);
 		fill_pattern(buf, spans[i].len, PAT_RANDOM, 7);
-		CHECK(dev_pwrite_all(d, buf, spans[i].len, spans[i].off) == 0);
+		CHECK_EQ(dev_pwrite_all(d, buf, spans[i].len, spans[i].off), 0);
 		free(buf);
 	}
 }
@@ -329,10 +329,10 @@ static void test_preserve_in_memory(void)
 	CHECK(preserve_save(&d, test_spans, NSPANS, NULL, err, sizeof err) == -1);
 	scribble(&d, test_spans, NSPANS);
 	CHECK(!same_file(img, orig));
-	CHECK(preserve_restore(err, sizeof err) == 0);
+	CHECK_EQ(preserve_restore(err, sizeof err), 0);
 	CHECK(!preserve_active());
 	CHECK(same_file(img, orig));
-	CHECK(preserve_restore(err, sizeof err) == 0);	/* nothing left: a no-op */
+	CHECK_EQ(preserve_restore(err, sizeof err), 0);	/* nothing left: a no-op */
 
 	struct span outside = { IMG_SIZE - 512, 1024 }, odd = { 100, 512 };
 	CHECK(preserve_save(&d, &outside, 1, NULL, err, sizeof err) == -1);
@@ -352,7 +352,7 @@ static void test_preserve_needs_backup_for_large_spans(void)
 	CHECK(truncate(img, 0) == 0 || errno == ENOENT);
 	FILE *f = fopen(img, "w");
 	fclose(f);
-	CHECK(truncate(img, 300 << 20) == 0);
+	CHECK_EQ(truncate(img, 300 << 20), 0);
 	if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
 		return;
 	CHECK(preserve_save(&d, &big, 1, NULL, err, sizeof err) == -1);
@@ -372,7 +372,7 @@ static void test_preserve_to_backup_file(void)
 	copy_file(img, orig);
 	if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
 		return;
-	CHECK(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err) == 0);
+	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), 0);
 	size_t len;
 	unsigned char *b = slurp(bk, &len);
 	CHECK(b && len > 4096 && memcmp(b, "flashbench-backup 1\ndevice ", 27) == 0);
@@ -380,11 +380,11 @@ static void test_preserve_to_backup_file(void)
 	CHECK(b && strstr((char *)b, "\nsize 4194304\n"));
 	free(b);
 	scribble(&d, test_spans, NSPANS);
-	CHECK(preserve_restore(err, sizeof err) == 0);
+	CHECK_EQ(preserve_restore(err, sizeof err), 0);
 	CHECK(same_file(img, orig));
 
 	/* an existing backup is never overwritten */
-	CHECK(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err) == -1);
+	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), -1);
 	CHECK(strstr(err, "File exists") != NULL);
 	CHECK(!preserve_active());
 
@@ -392,27 +392,27 @@ static void test_preserve_to_backup_file(void)
 	scribble(&d, test_spans, NSPANS);
 	dev_close(&d);
 	CHECK(!same_file(img, orig));
-	CHECK(quietly(restore_command, bk, img) == 0);
+	CHECK_EQ(quietly(restore_command, bk, img), 0);
 	CHECK(same_file(img, orig));
 
 	/* refused: other size, damaged backup, not a backup; nothing written */
 	snprintf(smaller, sizeof smaller, "%s/small.img", root);
 	fill_image(smaller, 3);
-	CHECK(truncate(smaller, IMG_SIZE / 2) == 0);
-	CHECK(quietly(restore_command, bk, smaller) == 2);
+	CHECK_EQ(truncate(smaller, IMG_SIZE / 2), 0);
+	CHECK_EQ(quietly(restore_command, bk, smaller), 2);
 	snprintf(bad, sizeof bad, "%s/damaged.backup", root);
 	b = slurp(bk, &len);
 	b[len - 100] ^= 1;
 	FILE *f = fopen(bad, "w");
 	fwrite(b, 1, len, f);
 	fclose(f);
-	CHECK(quietly(restore_command, bad, img) == 2);
+	CHECK_EQ(quietly(restore_command, bad, img), 2);
 	f = fopen(bad, "w");
 	fwrite(b, 1, len - 600, f);	/* truncated */
 	fclose(f);
-	CHECK(quietly(restore_command, bad, img) == 2);
+	CHECK_EQ(quietly(restore_command, bad, img), 2);
 	free(b);
-	CHECK(quietly(restore_command, orig, img) == 2);
+	CHECK_EQ(quietly(restore_command, orig, img), 2);
 	CHECK(quietly(restore_command, fixture("no-such-file"), img) == 2);
 	CHECK(same_file(img, orig));
 }
@@ -445,7 +445,7 @@ static void test_second_signal_restores(void)
 		raise(SIGINT);
 		_exit(5);	/* not reached */
 	}
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
 		return;
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 130);
@@ -574,7 +574,7 @@ static void test_exit_and_hangup_paths(void)
 		raise(SIGHUP);	/* the first signal only asks to stop */
 		exit(vm_stop_requested && safety_exit_status_for_signal() == 129 ? 42 : 4);
 	}
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
 		return;
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 42);
@@ -622,7 +622,7 @@ static void test_failed_restore_keeps_a_rescue_file(void)
 	ssize_t len = read(pipefd[0], err, sizeof err - 1);
 	close(pipefd[0]);
 	err[len > 0 ? len : 0] = '\0';
-	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
 		return;
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -633,7 +633,7 @@ static void test_failed_restore_keeps_a_rescue_file(void)
 	if (!at)
 		return;
 	CHECK(!same_file(img, orig));
-	CHECK(quietly(restore_command, rescue, img) == 0);
+	CHECK_EQ(quietly(restore_command, rescue, img), 0);
 	CHECK(same_file(img, orig));
 }
 

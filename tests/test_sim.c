@@ -128,7 +128,7 @@ static void check_align(const char *spec, uint64_t es, uint64_t page, uint64_t b
 	}
 	if (verbose)
 		printf("%-60s bs %5llu  hi %8.0f  lo %8.0f\n", spec, (unsigned long long)bs, hi, lo);
-	CHECK(hi > 50000);
+	CHECK_GT(hi, 50000);
 	CHECK(hi > 1.8 * lo || (printf("  %s bs=%llu: hi %.0f lo %.0f\n", spec,
 				      (unsigned long long)bs, hi, lo), 0));
 	if (page_step) {
@@ -320,7 +320,7 @@ static void test_writes_below_page_size_lose_throughput(void)
 		double above = rate_at(&w, pg) / rate_at(&w, 2 * pg);
 		CHECK(half > 0.4 && half < 0.6);
 		CHECK(quarter > 0.4 && quarter < 0.6);
-		CHECK(above > 0.6);	/* above the page size, halving the write does not halve the rate */
+		CHECK_GT(above, 0.6);	/* above the page size, halving the write does not halve the rate */
 		sim_destroy(s);
 	}
 }
@@ -479,19 +479,19 @@ static void test_io_checks(void)
 	int64_t ns = 12345;
 	if (!s)
 		return;
-	CHECK(sim_read(s, 64 * MiB - 512, 512, &ns) == 0);
-	CHECK(sim_read(s, 64 * MiB - 512, 1024, &ns) == -EINVAL);
-	CHECK(sim_read(s, 64 * MiB, 512, &ns) == -EINVAL);
-	CHECK(sim_read(s, UINT64_MAX - 511, 512, &ns) == -EINVAL);
-	CHECK(sim_write(s, 100, 512, &ns) == -EINVAL);
-	CHECK(sim_write(s, 0, 100, &ns) == -EINVAL);
-	CHECK(sim_write(s, 0, 0, &ns) == -EINVAL);
+	CHECK_EQ(sim_read(s, 64 * MiB - 512, 512, &ns), 0);
+	CHECK_EQ(sim_read(s, 64 * MiB - 512, 1024, &ns), -EINVAL);
+	CHECK_EQ(sim_read(s, 64 * MiB, 512, &ns), -EINVAL);
+	CHECK_EQ(sim_read(s, UINT64_MAX - 511, 512, &ns), -EINVAL);
+	CHECK_EQ(sim_write(s, 100, 512, &ns), -EINVAL);
+	CHECK_EQ(sim_write(s, 0, 100, &ns), -EINVAL);
+	CHECK_EQ(sim_write(s, 0, 0, &ns), -EINVAL);
 	ns = 777;
 	CHECK(sim_read(s, 8 * MiB - 512, 1024, &ns) == -EIO && ns == 777);
-	CHECK(sim_write(s, 8 * MiB, 512, &ns) == -EIO);
-	CHECK(sim_discard(s, 0, 64 * MiB, &ns) == -EIO);
-	CHECK(sim_read(s, 8 * MiB - 512, 512, &ns) == 0);
-	CHECK(sim_write(s, 8 * MiB + 512, 512, &ns) == 0);
+	CHECK_EQ(sim_write(s, 8 * MiB, 512, &ns), -EIO);
+	CHECK_EQ(sim_discard(s, 0, 64 * MiB, &ns), -EIO);
+	CHECK_EQ(sim_read(s, 8 * MiB - 512, 512, &ns), 0);
+	CHECK_EQ(sim_write(s, 8 * MiB + 512, 512, &ns), 0);
 	sim_destroy(s);
 }
 
@@ -502,7 +502,7 @@ static void test_record(void)
 	struct sim *s;
 	int64_t ns;
 	FILE *f;
-	CHECK(fd >= 0);
+	CHECK_GE(fd, 0);
 	if (fd < 0)
 		return;
 	close(fd);
@@ -511,7 +511,7 @@ static void test_record(void)
 		sim_write(s, 4 * MiB, 16 * KiB, &ns);
 		sim_read(s, 0, 512, &ns);
 		sim_discard(s, 8 * MiB, 4 * MiB, &ns);
-		CHECK(sim_write(s, 64 * MiB, 512, &ns) == -EINVAL);	/* not recorded */
+		CHECK_EQ(sim_write(s, 64 * MiB, 512, &ns), -EINVAL);	/* not recorded */
 		sim_write(s, 512, 1024, &ns);
 		sim_destroy(s);
 	}
@@ -554,7 +554,7 @@ static void test_determinism_and_noise(void)
 	}
 	CHECK(same && differ && bounded);
 	CHECK(sim_now(a) == sim_now(b) && sim_now(a) > 0);
-	CHECK(hi > lo);
+	CHECK_GT(hi, lo);
 	sim_destroy(a);
 	sim_destroy(b);
 	sim_destroy(c);
@@ -571,8 +571,8 @@ static void test_read_costs(void)
 	int64_t eb = read_ns(s, 6 * MiB - 2 * KiB, 4 * KiB);
 	int64_t pow2 = read_ns(s, 4 * MiB - 2 * KiB, 4 * KiB);	/* not an erase boundary */
 	CHECK(inside < page && page < eb && pow2 == page);
-	CHECK(eb - inside > 2 * (page - inside));
-	CHECK(read_ns(s, 0, 1 * MiB) > read_ns(s, 0, 512 * KiB));	/* transfer time */
+	CHECK_GT(eb - inside, 2 * (page - inside));
+	CHECK_GT(read_ns(s, 0, 1 * MiB), read_ns(s, 0, 512 * KiB));	/* transfer time */
 	sim_destroy(s);
 }
 
@@ -589,11 +589,11 @@ static void test_discard(void)
 	CHECK(sim_discard(s, 32 * MiB, 8 * MiB, &ns) == 0 && ns > 0);
 	write_ns(s, 32 * MiB, 2 * MiB);
 	erased = write_ns(s, 36 * MiB, 512 * KiB);
-	CHECK(erased < used / 2);
+	CHECK_LT(erased, used / 2);
 	/* a partial discard erases nothing */
-	CHECK(sim_discard(s, 64 * MiB + 512, 4 * MiB, &ns) == 0);
+	CHECK_EQ(sim_discard(s, 64 * MiB + 512, 4 * MiB, &ns), 0);
 	write_ns(s, 64 * MiB, 2 * MiB);
-	CHECK(write_ns(s, 72 * MiB, 512 * KiB) > used * 0.9);
+	CHECK_GT(write_ns(s, 72 * MiB, 512 * KiB), used * 0.9);
 	sim_destroy(s);
 }
 
@@ -604,8 +604,8 @@ static void test_big_card_is_cheap(void)
 	int64_t ns;
 	if (!s)
 		return;
-	CHECK(sim_read(s, 64 * GiB - 16 * KiB, 16 * KiB, &ns) == 0);
-	CHECK(sim_write(s, 64 * GiB - 16 * KiB, 16 * KiB, &ns) == 0);
+	CHECK_EQ(sim_read(s, 64 * GiB - 16 * KiB, 16 * KiB, &ns), 0);
+	CHECK_EQ(sim_write(s, 64 * GiB - 16 * KiB, 16 * KiB, &ns), 0);
 	sim_destroy(s);
 }
 

@@ -44,7 +44,7 @@ static void test_align(void)
 	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 6, .rows = rows };
 	struct report rep = { .device = "/dev/sd<c>&\"x\"\x01\xff", .test = "align", .align = &r };
 
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("d.tag"), SVG "svg");
 	/* failed row: no point; the others, smallest boundary first */
 	CHECK_STR(eval(POINTS(0)), "[('32768', '500'), ('1048576', '-11000'), ('4194304', '90000'), "
@@ -77,7 +77,7 @@ static void test_rates(void)
 			rows[i].rate[c] = 1e6 * (c + 1) + 1000 * i;
 	}
 	rows[2].failed[1] = true;
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("len(d.findall(\"" SVG "g[@class=\\\"series\\\"]\"))"), "3");
 	CHECK_STR(eval(POINTS(0)), "[('1572864', '1002000'), ('3145728', '1001000'), ('6291456', '1000000')]");
 	CHECK_STR(eval(POINTS(1)), "[('3145728', '2001000'), ('6291456', '2000000')]");
@@ -93,7 +93,7 @@ static void test_rates(void)
 	rep.test = "open-au";
 	for (int i = 0; i < 3; i++)
 		rows[i].ncols = 1;
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("len(d.findall(\"" SVG "g[@class=\\\"series\\\"]\"))"), "1");
 	CHECK_STR(eval("len(list(d.iter(\"" SVG "polyline\")))"), "1");
 	CHECK_STR(eval("\"open-au-nr=3\" in " "\"\".join(d.itertext())"), "True");
@@ -110,7 +110,7 @@ static void test_scatter(void)
 
 	for (int i = 0; i < N; i++)
 		pts[i] = (struct scatter_point){ (uint64_t)i * 16384, 14000 + (i % 64) * 100, false };
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("len(list(d.iter(\"" SVG "circle\")))"), "512");
 	CHECK_STR(eval(POINTS(0) "[511]"), "('8372224', '20300')");
 	CHECK_STR(eval("[u in (\"\".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG "text\"))) "
@@ -129,12 +129,12 @@ static void test_others(void)
 	struct align_result empty = { .blocksize = 4096 };
 	struct report rep = { .device = "f", .test = "interval", .interval = &iv };
 
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval(POINTS(1)), "[('512', '22100'), ('1024', '23100')]");
 	free(m.buf);
 
 	rep = (struct report){ .device = "f", .test = "program", .program = &pr };
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("[g.get(\"data-name\") for g in d.findall(\"" SVG "g[@class=\\\"series\\\"]\")]"),
 		  "['read', 'write zeros']");
 	CHECK_STR(eval(POINTS(1)), "[('4096', '1000000')]");
@@ -142,12 +142,12 @@ static void test_others(void)
 
 	/* no rows at all: still a well-formed chart that says so */
 	rep = (struct report){ .device = "f", .test = "align", .align = &empty };
-	CHECK(render(&rep) == 0);
+	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("\"no data\" in \"\".join(d.itertext())"), "True");
 	free(m.buf);
 
 	rep = (struct report){ .device = "f", .test = "align" };
-	CHECK(render(&rep) == -1);
+	CHECK_EQ(render(&rep), -1);
 	free(m.buf);
 	(void)all_text;
 }

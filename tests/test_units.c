@@ -280,8 +280,8 @@ static void test_fmt_time_huge(void)
 	approx(fmt_time(buf, 99999000000000LL), 99999, "s", 0.001, __LINE__);
 	approx(fmt_time(buf, INT64_MAX), 9223372036.854775807, "s", 0.001, __LINE__);
 	approx(fmt_time(buf, 1234567000000LL), 1234.567, "s", 0.001, __LINE__);
-	CHECK(fmt_time(buf, INT64_MIN)[0] == '-');
-	CHECK(strlen(fmt_time(buf, INT64_MIN)) < FMT_BUF);
+	CHECK_EQ(fmt_time(buf, INT64_MIN)[0], '-');
+	CHECK_LT(strlen(fmt_time(buf, INT64_MIN)), FMT_BUF);
 }
 
 #define SIZE(b, want) CHECK_STR(fmt_size(buf, (b)), want)

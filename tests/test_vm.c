@@ -92,13 +92,13 @@ static void test_read_gives_one_sample(void)
 	if (!start_run(&r, file_path, 0, 4096))
 		return;
 	struct vm_result *x = vm_run(&r.c, r.p, read_of(&r, 4096), 8192);
-	CHECK(x->kind == VR_SAMPLE);
-	CHECK(x->bytes == 4096);
-	CHECK(x->off == 8192);
-	CHECK(x->ns > 0);
-	CHECK(r.c.nfailures == 0);
-	CHECK(r.dev.bytes_read == 4096);
-	CHECK(r.dev.device_ns >= x->ns);
+	CHECK_EQ(x->kind, VR_SAMPLE);
+	CHECK_EQ(x->bytes, 4096);
+	CHECK_EQ(x->off, 8192);
+	CHECK_GT(x->ns, 0);
+	CHECK_EQ(r.c.nfailures, 0);
+	CHECK_EQ(r.dev.bytes_read, 4096);
+	CHECK_GE(r.dev.device_ns, x->ns);
 	end_run(&r);
 }
 
@@ -109,12 +109,12 @@ static void test_linear_offsets_are_a_list_in_order(void)
 		return;
 	struct vm_op *prog = op(&r, VM_OFF_LIN, 65536, 8, read_of(&r, 4096));
 	struct vm_result *x = vm_run(&r.c, r.p, prog, 4096);
-	CHECK(x->kind == VR_LIST);
-	CHECK(x->nitems == 8);
+	CHECK_EQ(x->kind, VR_LIST);
+	CHECK_EQ(x->nitems, 8);
 	for (int i = 0; i < x->nitems && x->kind == VR_LIST; i++) {
-		CHECK(x->items[i].kind == VR_SAMPLE);
-		CHECK(x->items[i].off == 4096 + 65536ull * (uint64_t)i);
-		CHECK(x->items[i].bytes == 4096);
+		CHECK_EQ(x->items[i].kind, VR_SAMPLE);
+		CHECK_EQ(x->items[i].off, 4096 + 65536ull * (uint64_t)i);
+		CHECK_EQ(x->items[i].bytes, 4096);
 	}
 	end_run(&r);
 }
@@ -152,7 +152,7 @@ static void test_repeat_reads_the_same_place(void)
 	CHECK(x->kind == VR_LIST && x->nitems == 5);
 	for (int i = 0; i < x->nitems && x->kind == VR_LIST; i++)
 		CHECK(x->items[i].kind == VR_SAMPLE && x->items[i].off == 12288);
-	CHECK(r.dev.bytes_read == 5 * 4096);
+	CHECK_EQ(r.dev.bytes_read, 5 * 4096);
 	end_run(&r);
 }
 
@@ -189,7 +189,7 @@ static void test_power_of_two_lengths(void)
 					  98304, 49152, 24576 };
 	check_lengths(vm_run(&r.c, r.p, op(&r, VM_LEN_POW2_DOWN, 3145728, 16384, len), 0), three,
 		      8, __LINE__);
-	CHECK(r.dev.bytes_read == 0);
+	CHECK_EQ(r.dev.bytes_read, 0);
 	end_run(&r);
 }
 
@@ -203,7 +203,7 @@ static void test_lengths_drive_the_reads(void)
 	CHECK(x->kind == VR_LIST && x->nitems == 5);
 	for (int i = 0; x->kind == VR_LIST && i < x->nitems; i++)
 		CHECK(x->items[i].kind == VR_SAMPLE && x->items[i].bytes == 65536u >> i);
-	CHECK(r.dev.bytes_read == 65536 + 32768 + 16384 + 8192 + 4096);
+	CHECK_EQ(r.dev.bytes_read, 65536 + 32768 + 16384 + 8192 + 4096);
 	end_run(&r);
 }
 
@@ -223,7 +223,7 @@ static void test_offset_and_length_values(void)
 	if (x->kind == VR_LIST && x->nitems == 3)
 		CHECK(x->items[0].bytes == 512 && x->items[1].bytes == 512 + 1572864 &&
 		      x->items[2].bytes == 512 + 2 * 1572864);
-	CHECK(r.dev.bytes_read == 0);
+	CHECK_EQ(r.dev.bytes_read, 0);
 	end_run(&r);
 }
 
@@ -258,13 +258,13 @@ static void test_reductions_on_a_file(void)
 	struct vm_result tot = *vm_run(&r.c, r.p, op(&r, VM_TOTAL, 0, 0, body), 0);
 	struct vm_result bps = *vm_run(&r.c, r.p, op(&r, VM_BPS, 0, 0, op(&r, VM_TOTAL, 0, 0, body)), 0);
 	CHECK(mn.kind == VR_SAMPLE && mx.kind == VR_SAMPLE && avg.kind == VR_SAMPLE);
-	CHECK(tot.kind == VR_SAMPLE);
+	CHECK_EQ(tot.kind, VR_SAMPLE);
 	CHECK(mn.bytes == 4096 && mx.bytes == 4096 && avg.bytes == 4096);
-	CHECK(tot.bytes == 12 * 4096);
+	CHECK_EQ(tot.bytes, 12 * 4096);
 	/* separate runs: only each one's own consistency can be asserted */
 	CHECK(mn.ns > 0 && avg.ns > 0 && mx.ns > 0 && tot.ns > 0);
 	CHECK(bps.kind == VR_RATE && bps.rate > 0);
-	CHECK(r.c.nfailures == 0);
+	CHECK_EQ(r.c.nfailures, 0);
 	end_run(&r);
 }
 
@@ -286,13 +286,13 @@ static void test_reductions_match_the_samples_on_a_sim_card(void)
 	}
 	int64_t lo = INT64_MAX, hi = 0, sum = 0;
 	for (int i = 0; i < 8; i++) {
-		CHECK(list.items[i].kind == VR_SAMPLE);
+		CHECK_EQ(list.items[i].kind, VR_SAMPLE);
 		int64_t t = list.items[i].ns;
 		lo = t < lo ? t : lo;
 		hi = t > hi ? t : hi;
 		sum += t;
 	}
-	CHECK(lo < hi);	/* the model makes boundary crossings slower */
+	CHECK_LT(lo, hi);	/* the model makes boundary crossings slower */
 	struct vm_result mn = *vm_run(&r.c, r.p, op(&r, VM_MIN, 0, 0, body), 0);
 	struct vm_result mx = *vm_run(&r.c, r.p, op(&r, VM_MAX, 0, 0, body), 0);
 	struct vm_result avg = *vm_run(&r.c, r.p, op(&r, VM_AVG, 0, 0, body), 0);
@@ -314,8 +314,8 @@ static void test_reduction_flattens_a_labelled_list(void)
 		return;
 	struct vm_op *inner = vm_out(r.p, "tries", op(&r, VM_REPEAT, 3, 0, read_of(&r, 4096)));
 	struct vm_result *x = vm_run(&r.c, r.p, op(&r, VM_TOTAL, 0, 0, inner), 0);
-	CHECK(x->kind == VR_SAMPLE);
-	CHECK(x->bytes == 3 * 4096);
+	CHECK_EQ(x->kind, VR_SAMPLE);
+	CHECK_EQ(x->bytes, 3 * 4096);
 	end_run(&r);
 }
 
@@ -325,12 +325,12 @@ static void test_out_labels_and_drop_discards(void)
 	if (!start_run(&r, file_path, 0, 4096))
 		return;
 	struct vm_result *x = vm_run(&r.c, r.p, vm_out(r.p, "pre", read_of(&r, 4096)), 0);
-	CHECK(x->kind == VR_SAMPLE);
+	CHECK_EQ(x->kind, VR_SAMPLE);
 	CHECK_STR(x->label, "pre");
 	uint64_t before = r.dev.bytes_read;
 	x = vm_run(&r.c, r.p, op(&r, VM_DROP, 0, 0, op(&r, VM_REPEAT, 2, 0, read_of(&r, 4096))), 0);
-	CHECK(x->kind == VR_NONE);
-	CHECK(r.dev.bytes_read == before + 2 * 4096);	/* the I/O still happened */
+	CHECK_EQ(x->kind, VR_NONE);
+	CHECK_EQ(r.dev.bytes_read, before + 2 * 4096);	/* the I/O still happened */
 	end_run(&r);
 }
 
@@ -364,7 +364,7 @@ static void test_write_patterns_land_in_the_file(void)
 		struct vm_result *x = vm_run(&r.c, r.p, w, 1048576 + 4096 * (uint64_t)i);
 		CHECK(x->kind == VR_SAMPLE && x->bytes == 4096 && x->ns > 0);
 	}
-	CHECK(r.dev.bytes_written == 4 * 4096);
+	CHECK_EQ(r.dev.bytes_written, 4 * 4096);
 	end_run(&r);
 
 	unsigned char b[4096];
@@ -382,7 +382,7 @@ static void test_write_patterns_land_in_the_file(void)
 			seen[b[i]] = true;
 			distinct++;
 		}
-	CHECK(distinct > 200);
+	CHECK_GT(distinct, 200);
 	/* neighbours untouched */
 	file_bytes(1048576 - 4096, b);
 	CHECK(all_bytes(b, FILL_BYTE));
@@ -398,15 +398,15 @@ static void test_failed_write_is_failed_not_a_time(void)
 	struct vm_op *w = op(&r, VM_LEN_FIXED, 4096, 0, op(&r, VM_WRITE_ZERO, 0, 0, NULL));
 	struct vm_result *x = vm_run(&r.c, r.p, w, 65536);
 	CHECK(is_failed_without_time(x));
-	CHECK(x->err == EBADF);
-	CHECK(r.c.nfailures == 1);
-	CHECK(r.c.first_failure.off == 65536);
-	CHECK(r.c.first_failure.len == 4096);
-	CHECK(r.c.first_failure.err == EBADF);
-	CHECK(r.c.first_failure.op == VM_WRITE_ZERO);
+	CHECK_EQ(x->err, EBADF);
+	CHECK_EQ(r.c.nfailures, 1);
+	CHECK_EQ(r.c.first_failure.off, 65536);
+	CHECK_EQ(r.c.first_failure.len, 4096);
+	CHECK_EQ(r.c.first_failure.err, EBADF);
+	CHECK_EQ(r.c.first_failure.op, VM_WRITE_ZERO);
 	x = vm_run(&r.c, r.p, op(&r, VM_BPS, 0, 0, op(&r, VM_TOTAL, 0, 0, w)), 0);
 	CHECK(is_failed_without_time(x));
-	CHECK(r.dev.bytes_written == 0);
+	CHECK_EQ(r.dev.bytes_written, 0);
 	end_run(&r);
 }
 
@@ -417,14 +417,14 @@ static void test_read_past_the_end_fails_untouched(void)
 		return;
 	struct vm_result *x = vm_run(&r.c, r.p, read_of(&r, 8192), FILE_SIZE - 4096);
 	CHECK(is_failed_without_time(x));
-	CHECK(x->err == EINVAL);
+	CHECK_EQ(x->err, EINVAL);
 	x = vm_run(&r.c, r.p, read_of(&r, 4096), FILE_SIZE);
 	CHECK(is_failed_without_time(x));
 	/* misaligned length: rejected, not timed */
 	x = vm_run(&r.c, r.p, read_of(&r, 1000), 0);
 	CHECK(is_failed_without_time(x));
-	CHECK(r.c.nfailures == 3);
-	CHECK(r.dev.bytes_read == 0);
+	CHECK_EQ(r.c.nfailures, 3);
+	CHECK_EQ(r.dev.bytes_read, 0);
 	end_run(&r);
 }
 
@@ -460,12 +460,12 @@ static void test_io_error_on_a_sim_card(void)
 	struct vm_result *x = vm_run(&r.c, r.p, body, 0);
 	CHECK(x->kind == VR_LIST && x->nitems == 4);
 	if (x->kind == VR_LIST && x->nitems == 4) {
-		CHECK(x->items[1].kind == VR_SAMPLE);
+		CHECK_EQ(x->items[1].kind, VR_SAMPLE);
 		CHECK(is_failed_without_time(&x->items[2]));
-		CHECK(x->items[2].err == EIO);
-		CHECK(x->items[3].kind == VR_SAMPLE);	/* reads continue by default */
+		CHECK_EQ(x->items[2].err, EIO);
+		CHECK_EQ(x->items[3].kind, VR_SAMPLE);	/* reads continue by default */
 	}
-	CHECK(r.c.nfailures == 1);
+	CHECK_EQ(r.c.nfailures, 1);
 	CHECK(r.c.first_failure.off == 8388608 && r.c.first_failure.err == EIO);
 	CHECK(!r.c.stopped);
 	end_run(&r);
@@ -480,12 +480,12 @@ static void test_stop_on_error_runs_nothing_more(void)
 	struct vm_op *body = op(&r, VM_OFF_LIN, 4194304, 4, read_of(&r, 16384));
 	struct vm_result *x = vm_run(&r.c, r.p, body, 0);
 	CHECK(r.c.stopped);
-	CHECK(r.c.nfailures == 1);
-	CHECK(r.dev.bytes_read == 2 * 16384);
+	CHECK_EQ(r.c.nfailures, 1);
+	CHECK_EQ(r.dev.bytes_read, 2 * 16384);
 	if (x->kind == VR_LIST && x->nitems == 4)
 		CHECK(is_failed_without_time(&x->items[3]));
 	else
-		CHECK(x->kind == VR_LIST);
+		CHECK_EQ(x->kind, VR_LIST);
 	end_run(&r);
 }
 
@@ -498,7 +498,7 @@ static void test_stop_request_interrupts_before_io(void)
 	struct vm_result *x = vm_run(&r.c, r.p, op(&r, VM_REPEAT, 3, 0, read_of(&r, 4096)), 0);
 	vm_stop_requested = 0;
 	CHECK(r.c.interrupted && r.c.stopped);
-	CHECK(r.dev.bytes_read == 0);
+	CHECK_EQ(r.dev.bytes_read, 0);
 	CHECK(x->kind != VR_SAMPLE && x->kind != VR_RATE);
 	if (x->kind == VR_LIST)
 		for (int i = 0; i < x->nitems; i++)
@@ -510,15 +510,15 @@ static void test_max_length(void)
 {
 	struct vm_program *p = vm_new_program();
 	struct vm_op *rd = vm_op(p, VM_READ, 0, 0, NULL);
-	CHECK(vm_max_length(rd) == 0);
-	CHECK(vm_max_length(vm_op(p, VM_LEN_FIXED, 65536, 0, rd)) == 65536);
-	CHECK(vm_max_length(vm_op(p, VM_LEN_POW2_DOWN, 3145728, 16384, rd)) == 3145728);
-	CHECK(vm_max_length(vm_op(p, VM_LEN_POW2_UP, 4096, 1048576, rd)) == 1048576);
+	CHECK_EQ(vm_max_length(rd), 0);
+	CHECK_EQ(vm_max_length(vm_op(p, VM_LEN_FIXED, 65536, 0, rd)), 65536);
+	CHECK_EQ(vm_max_length(vm_op(p, VM_LEN_POW2_DOWN, 3145728, 16384, rd)), 3145728);
+	CHECK_EQ(vm_max_length(vm_op(p, VM_LEN_POW2_UP, 4096, 1048576, rd)), 1048576);
 	struct vm_op *kids[2] = { vm_op(p, VM_LEN_FIXED, 8192, 0, rd),
 				  vm_op(p, VM_MIN, 0, 0,
 					vm_op(p, VM_REPEAT, 4, 0,
 					      vm_op(p, VM_LEN_FIXED, 131072, 0, rd))) };
-	CHECK(vm_max_length(vm_seq(p, 2, kids)) == 131072);
+	CHECK_EQ(vm_max_length(vm_seq(p, 2, kids)), 131072);
 	vm_free_program(p);
 }
 
