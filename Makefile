@@ -34,7 +34,7 @@ $(B)/libfb.a: $(LIB_OBJS)
 $(B)/%.o: %.c | $(B)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/%: tests/%.c tests/unit.h $(B)/libfb.a | $(B)/tests
+$(B)/tests/%: tests/%.c tests/unit.h tests/pyeval.h $(B)/libfb.a | $(B)/tests
 	$(CC) $(CFLAGS) -I. -o $@ $< $(B)/libfb.a $(LDLIBS)
 
 $(B) $(B)/tests:

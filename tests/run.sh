@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
-# Runs the unit test binaries and every integration test; prints one
-# "N passed, N failed, N skipped" line at the end. Exit 1 if anything failed.
+# Runs the unit test binaries and every integration test. Prints a summary
+# of unit checks and of integration tests, then, as the LAST line,
+# "N passed, N failed, N skipped" over both. Exit 1 if anything failed.
+#
+# Integration tests run FB_TEST_JOBS at a time (default 2). Each finds its
+# own files and loop devices; the tests using /dev/zram0 (a single device)
+# run one after another in one lane, since a busy zram0 makes them skip.
+# Results print in file order.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
 : "${UNIT_DIR:?set UNIT_DIR to the unit test binaries}"
 export FLASHBENCH
-passed=0 failed=0 skipped=0
+jobs=${FB_TEST_JOBS:-2}
+work=$(mktemp -d /tmp/fbrun.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 
+u_passed=0 u_failed=0 u_skipped=0
 for t in "$UNIT_DIR"/test_*; do
 	[ -x "$t" ] || continue
 	out=$("$t" 2>&1); rc=$?
 	line=$(printf '%s\n' "$out" | tail -n 1)
+	if [ $rc -eq 77 ]; then
+		u_skipped=$((u_skipped + 1))
+		printf 'skip unit %s: %s\n' "$(basename "$t")" "$line"
+		continue
+	fi
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
 	else
 		p=0 f=1
 	fi
 	[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
-	passed=$((passed + p)); failed=$((failed + f))
+	u_passed=$((u_passed + p)); u_failed=$((u_failed + f))
 	if [ "$f" -ne 0 ]; then
 		printf 'FAIL unit %s\n%s\n' "$(basename "$t")" "$out"
 	else
@@ -26,16 +40,58 @@ for t in "$UNIT_DIR"/test_*; do
 	fi
 done
 
+# run_one TEST: runs it, leaving its output, exit code and seconds in $work
+run_one() {
+	local name t0
+	name=$(basename "$1" .sh)
+	t0=$(date +%s%N)
+	timeout 300 bash "$1" > "$work/$name.out" 2>&1 </dev/null
+	echo $? > "$work/$name.rc.tmp"
+	echo $((($(date +%s%N) - t0) / 1000000)) > "$work/$name.ms"
+	mv "$work/$name.rc.tmp" "$work/$name.rc"
+}
+
+tests=() serial=()
 for t in "$here"/it/*.sh; do
 	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	out=$(timeout 300 bash "$t" 2>&1 </dev/null); rc=$?
-	case $rc in
-	0) passed=$((passed + 1)); printf 'ok   %s\n' "$name" ;;
-	77) skipped=$((skipped + 1)); printf 'skip %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)" ;;
-	*) failed=$((failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
-	esac
+	tests+=("$t")
+	grep -q 'make_zram' "$t" && serial+=("$t")
 done
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+i_passed=0 i_failed=0 i_skipped=0 next=0
+# report_done: prints, in file order, every finished test not yet printed
+report_done() {
+	local t name rc out ms
+	while [ "$next" -lt "${#tests[@]}" ]; do
+		t=${tests[$next]}; name=$(basename "$t" .sh)
+		[ -f "$work/$name.rc" ] || return 0
+		rc=$(cat "$work/$name.rc"); out=$(cat "$work/$name.out"); ms=$(cat "$work/$name.ms")
+		case $rc in
+		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%d.%01ds)\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) ;;
+		77) i_skipped=$((i_skipped + 1)); printf 'skip %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)" ;;
+		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
+		esac
+		next=$((next + 1))
+	done
+}
+
+running=0
+if [ "${#serial[@]}" -gt 0 ]; then
+	( for t in "${serial[@]}"; do run_one "$t"; done ) &
+	running=1
+fi
+for t in "${tests[@]}"; do
+	case " ${serial[*]} " in *" $t "*) continue ;; esac
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n; running=$((running - 1)); report_done
+	done
+	run_one "$t" &
+	running=$((running + 1))
+done
+wait
+report_done
+
+echo "unit checks: $u_passed passed, $u_failed failed ($u_skipped test programs skipped)"
+echo "integration tests: $i_passed passed, $i_failed failed, $i_skipped skipped"
+echo "$((u_passed + i_passed)) passed, $((u_failed + i_failed)) failed, $((u_skipped + i_skipped)) skipped"
+[ $((u_failed + i_failed)) -eq 0 ]

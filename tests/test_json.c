@@ -273,6 +273,7 @@ static void test_report_others(void)
 
 int main(void)
 {
+	py_require();
 	test_scalars();
 	test_strings();
 	test_nesting();

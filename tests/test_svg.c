@@ -154,6 +154,7 @@ static void test_others(void)
 
 int main(void)
 {
+	py_require();
 	test_align();
 	test_rates();
 	test_scatter();

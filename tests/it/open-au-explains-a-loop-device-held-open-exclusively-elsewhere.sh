@@ -3,6 +3,7 @@
 # would): the kernel's EBUSY becomes one clear line, exit 1, nothing written.
 . "$(dirname "$0")/../lib.sh"
 need_root
+command -v python3 >/dev/null || skip "no python3"
 img=$(make_file disk.img 32M)
 loop=$(make_loop "$img")
 

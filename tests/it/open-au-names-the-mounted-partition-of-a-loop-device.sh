@@ -2,6 +2,7 @@
 # A disk whose partition is mounted is refused as a whole, naming the partition.
 . "$(dirname "$0")/../lib.sh"
 need_root
+command -v python3 >/dev/null || skip "no python3"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 img=$(make_file disk.img 32M)
 # an MBR with one Linux partition from sector 2048 to the end
