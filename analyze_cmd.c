@@ -128,6 +128,8 @@ static uint64_t page_hint(const struct card *c)
  * Runs with the same N and mode at two erase sizes: if the larger size is
  * clearly faster, the smaller one made the card garbage-collect more, so
  * the erase size is at least the larger one (Arnd's test in tests/data/seeds/001).
+ * "Clearly" is g >= 1.5: above run-to-run noise, below the 1.8x and 2.3x of
+ * the one post showing it (seed 000); tests/test_analyze_cmd.c pins both sides.
  */
 static void cross_check_erase(struct card *c)
 {
@@ -143,11 +145,6 @@ static void cross_check_erase(struct card *c)
 					if (a->nrs[x] != b->nrs[y])
 						continue;
 					double g = analyze_open_au_gain(a->runs[x], b->runs[y], page_hint(c));
-					/*
-					 * 1.5: "clearly faster", above run-to-run noise and below the
-					 * 1.8x and 2.3x of the only post showing it (seed 000). One
-					 * seed: tests/test_analyze_cmd.c pins both sides.
-					 */
 					if (g >= 1.5 && b->erasesize > best) {
 						best = b->erasesize;
 						from = a->erasesize;
