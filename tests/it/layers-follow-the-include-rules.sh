@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The layer rules (tests/layers.sh) hold on the sources, except those still
+# marked pending; and the checker sees a broken rule (each kind of check is
+# tried on a copy of the sources with one violation added).
+. "$(dirname "$0")/../lib.sh"
+SRC=$(cd "$TESTS_DIR/.." && pwd)
+LAYERS=$TESTS_DIR/layers.sh
+
+run bash "$LAYERS" "$SRC"
+[ "$rc" = 0 ] || fail "layer rules broken:"$'\n'"$out"
+printf '%s\n' "$out" | tail -n 1 | grep -qE '^layer rules: [1-9][0-9]* hold, 0 broken' ||
+	fail "no rule checked: $out"
+printf '%s\n' "$out" | grep '^pending' >&2	# what is left to do, in the log
+
+# copy_with FILE LINE: a copy of the sources in $T/src with LINE appended to FILE
+copy_with() {
+	rm -rf "$T/src"; mkdir "$T/src"
+	cp "$SRC"/*.c "$SRC"/*.h "$T/src/"
+	printf '%s\n' "$2" >> "$T/src/$1"
+}
+# expect_broken RULE FILE LINE: adding LINE to FILE breaks RULE, named with FILE
+expect_broken() {
+	copy_with "$2" "$3"
+	run bash "$LAYERS" "$T/src"
+	[ "$rc" = 1 ] || fail "$2 + '$3': exit $rc, want 1: $out"
+	printf '%s\n' "$out" | grep -q "^FAIL    $1\$" || fail "$2 + '$3' does not break $1: $out"
+	printf '%s\n' "$out" | grep -qF "$2" || fail "$2 + '$3': the offending file is not named: $out"
+}
+expect_broken device-includes-nothing-above-it dev.h '#include "vm.h"'
+expect_broken simulator-knows-nothing-of-the-tests sim.c '#include "measure.h"'
+expect_broken vm-prints-nothing vm.c 'static void hello(void) { fprintf(stderr, "hi\n"); }'
+expect_broken analysis-renders-nothing post.h '#include "report.h"'	# through a header
+expect_broken measurement-renders-and-interprets-nothing measure.c '#include "analyze.h"'
+
+# a print inside a comment is no print
+copy_with vm.c '/* printf("not code"); */'
+run bash "$LAYERS" "$T/src"
+printf '%s\n' "$out" | grep -q '^ok      vm-prints-nothing$' || fail "a comment counted as printing: $out"
+
+# a pending rule that comes to hold is reported, so it gets enforced
+copy_with vm.c ''
+sed -i '/#include "progress.h"/d' "$T/src/vm.c"
+run bash "$LAYERS" "$T/src"
+printf '%s\n' "$out" | grep -q '^ok      vm-knows-no-progress-bar (was pending' ||
+	fail "a pending rule that holds is not reported: $out"
+exit 0
