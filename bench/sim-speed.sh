@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Simulator speed: CPU time of a full -a on a 32 GiB simulated card and of
-# full --open-au sweeps with a 16 MiB erase size, against the 1 s budget of
-# issue 3, with the simulated device time they stand for. Prints figures and
+# full --open-au sweeps with a 16 MiB erase size, against a budget of 1 s of
+# CPU each (the simulator must never be what makes a test slow), with the
+# simulated device time they stand for. Prints figures and
 # ratios, never pass/fail. Usage: bench/sim-speed.sh [flashbench binary]
 set -u
 FB=${1:-${FLASHBENCH:-$(cd "$(dirname "$0")/.." && pwd)/flashbench}}
