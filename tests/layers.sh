@@ -38,9 +38,14 @@ MEASURE=$(files 'measure.c' 'measure.h')
 ANALYSIS=$(files 'analyze.c' 'analyze.h' 'analyze_*.[ch]' 'post.c' 'post.h' | grep -v '_cmd\.')
 RENDERERS=$(files 'report*.[ch]' 'json.c' 'json.h')
 
-direct() {	# project headers FILE includes
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1" 2>/dev/null
-}
+# DIRECT[file]: the project headers file includes, read once for all files
+declare -A DIRECT=()
+while read -r f h; do
+	DIRECT[$f]+="$h "
+done < <(awk 'match($0, /^[ \t]*#[ \t]*include[ \t]*"[^"]*"/) {
+		s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s)
+		print FILENAME, s }' ./*.c ./*.h 2>/dev/null | sed 's|^\./||')
+direct() { printf '%s\n' ${DIRECT[$1]:-}; }	# project headers FILE includes
 
 # reach FILE: "header<TAB>chain" for every project header FILE includes,
 # directly or through other headers
@@ -49,7 +54,7 @@ reach() {
 	local queue=("$1") chain=("$1") i=0 f h
 	while [ "$i" -lt "${#queue[@]}" ]; do
 		f=${queue[$i]}
-		for h in $(direct "$f"); do
+		for h in ${DIRECT[$f]:-}; do
 			[ -n "${seen[$h]:-}" ] && continue
 			seen[$h]=1
 			printf '%s\t%s\n' "$h" "${chain[$i]} -> $h"
@@ -76,7 +81,7 @@ no_reach() {
 no_direct() {
 	local f h b bad=0
 	for f in $1; do
-		for h in $(direct "$f"); do
+		for h in ${DIRECT[$f]:-}; do
 			for b in "${@:2}"; do
 				if [[ $h == $b ]]; then echo "    $f -> $h"; bad=1; fi
 			done
@@ -109,9 +114,9 @@ no_match() {
 plain_data() {
 	local f h bad=0
 	for f in $1; do
-		for h in $(direct "$f"); do
-			if [ -n "$(direct "$h")" ]; then
-				echo "    $f -> $h, which includes $(direct "$h" | tr '\n' ' ')"
+		for h in ${DIRECT[$f]:-}; do
+			if [ -n "${DIRECT[$h]:-}" ]; then
+				echo "    $f -> $h, which includes ${DIRECT[$h]}"
 				bad=1
 			fi
 		done
