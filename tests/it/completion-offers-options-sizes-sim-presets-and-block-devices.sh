@@ -34,10 +34,12 @@ r=$(complete_line "flashbench -a sim:$(echo "$presets" | head -n 1),no")
 has "$r" "$(echo "$presets" | head -n 1),noise=" "sim:PRESET,no"
 
 # block devices: every whole device with a size shows up as /dev/NAME
+# (only those there before and after: parallel tests attach loop devices)
+sized() { for d in /sys/block/*; do [ "$(cat "$d/size" 2>/dev/null)" -gt 0 ] 2>/dev/null && echo "${d##*/}"; done; }
+before=$(sized)
 r=$(complete_line "flashbench -a /dev/")
-for d in /sys/block/*; do
-	[ -e "$d" ] && [ "$(cat "$d/size")" != 0 ] || continue
-	has "$r" "/dev/${d##*/}" "/dev/"
+for d in $(comm -12 <(echo "$before" | sort) <(sized | sort)); do
+	has "$r" "/dev/$d" "/dev/"
 done
 has "$(complete_line "flashbench -a s")" "sim:" "s"
 
