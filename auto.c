@@ -1198,13 +1198,14 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->destructive)
 		run_capacity_first(s);
 	rc = s->stop ? 0 : run_alignment(s, stderr);
-	d->size = advertised;
 	if (rc) {
+		d->size = advertised;
 		free_state(s);
 		return rc;
 	}
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
+	d->size = advertised;	/* the report shows what the card claims */
 
 	if (o->json)
 		print_json(out, s);

@@ -493,11 +493,13 @@ void capacity_summary(char *buf, size_t n, const struct capacity_result *r)
 			 r->mode == CAP_MODE_WRAP ? "wraps to offset 0 beyond"
 						  : "writes beyond are lost");
 		break;
-	case CAP_DAMAGED:
-		snprintf(buf, n, "damaged: %s failed at offset %" PRIu64 " (%s); advertises %s, "
-			 "stores %s", r->error_write ? "write" : "read", r->error_off,
-			 strerror(r->error_errno), adv, real);
+	case CAP_DAMAGED: {
+		int l = snprintf(buf, n, "damaged: %s failed at offset %" PRIu64 " (%s)",
+				 r->error_write ? "write" : "read", r->error_off, strerror(r->error_errno));
+		if (r->real_hi < r->advertised && l > 0 && (size_t)l < n)
+			snprintf(buf + l, n - (size_t)l, "; advertises %s, stores %s", adv, real);
 		break;
+	}
 	default:
 		snprintf(buf, n, "no verdict: %s", r->interrupted ? "interrupted" :
 			 "the saved data could not be restored");
