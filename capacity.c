@@ -406,6 +406,7 @@ int capacity_run(struct dev *d, const char *backup_path, struct capacity_result 
 	memset(r, 0, sizeof *r);
 	r->restored = true;
 	r->advertised = d->size;
+	r->simulated = d->sim != NULL;
 	c.u = d->lbs;
 	r->unit = c.u;
 	c.size = d->size / c.u * c.u;
@@ -552,8 +553,9 @@ void capacity_text(FILE *f, const struct capacity_result *r)
 		r->rounds == 1 ? "" : "s", fmt_size(b, r->cache_flush));
 	fprintf(f, "read:          %" PRIu64 " bytes (%s); %" PRIu64 " I/Os, I/O time %s\n",
 		r->bytes_read, fmt_size(a, r->bytes_read), r->ios, fmt_time(t, r->device_ns));
-	fprintf(f, "data:          %s\n", r->restored ? "every overwritten sector restored and verified"
-		: r->restore_error);
+	fprintf(f, "data:          %s\n", !r->restored ? r->restore_error : r->simulated ?
+		"simulated card: its data is dropped after the check" :
+		"every overwritten sector restored and verified");
 }
 
 void capacity_json(struct jw *w, const char *key, const struct capacity_result *r)

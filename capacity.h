@@ -32,6 +32,7 @@ struct capacity_result {
 	int rounds;
 	bool interrupted;
 	bool restored;			/* every saved sector written back and verified */
+	bool simulated;			/* a sim: card: its data lives only during the check */
 	char restore_error[1024];	/* why not, when not */
 };
 
