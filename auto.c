@@ -244,7 +244,7 @@ static void run_capacity_first(struct autostate *s)
 	char err[1024] = "";
 
 	s->have_cap = true;
-	if (capacity_run(s->d, NULL, &s->cap, err, sizeof err) < 0) {
+	if (capacity_run(s->d, NULL, NULL, &s->cap, err, sizeof err) < 0) {
 		if (err[0] && !s->cap.interrupted)
 			fprintf(stderr, "flashbench: --auto: capacity check: %s\n", err);
 		s->status = s->cap.interrupted ? 130 : 1;

@@ -62,6 +62,7 @@ struct probe {
 struct ctx {
 	struct dev *d;
 	const char *backup;
+	FILE *verbose;
 	struct capacity_result *r;
 	uint64_t run;
 	uint64_t size;		/* advertised, whole units */
@@ -222,6 +223,11 @@ static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t are
 	spans[ns++] = (struct span){ 0, area };
 	for (int i = 0; i < np; i++)
 		spans[ns++] = (struct span){ pr[i].off, c->u };
+	if (c->verbose)
+		fprintf(c->verbose, "flashbench: %s: round %d will overwrite bytes 0 to %" PRIu64
+			" and %d sectors of %" PRIu64 " bytes from offset %" PRIu64 " to %" PRIu64
+			" (saved first)\n", c->d->path, c->r->rounds, area - 1, np, c->u,
+			np ? pr[0].off : 0, np ? pr[np - 1].off : 0);
 	if (preserve_save(c->d, spans, ns, c->backup, c->err, c->n) < 0)
 		return -1;
 	body(c, pr, np, area);
@@ -393,10 +399,11 @@ static void conclude(struct ctx *c)
 	}
 }
 
-int capacity_run(struct dev *d, const char *backup_path, struct capacity_result *r,
-		 char *err, size_t n)
+int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
+		 struct capacity_result *r, char *err, size_t n)
 {
-	struct ctx c = { .d = d, .backup = backup_path, .r = r, .err = err, .n = n,
+	struct ctx c = { .d = d, .backup = backup_path, .verbose = verbose, .r = r,
+			 .err = err, .n = n,
 			 .min_alias = NONE, .first_lost = NONE };
 	struct probe pr[PROBES];
 	uint64_t w0 = d->bytes_written, r0 = d->bytes_read;

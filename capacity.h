@@ -38,11 +38,12 @@ struct capacity_result {
 
 /*
  * Runs the check on d (opened for writing). backup_path: NULL keeps the
- * overwritten sectors in memory. Returns 0 when it came to a verdict, -1
+ * overwritten sectors in memory. verbose: where to name what each round
+ * overwrites (-v), or NULL. Returns 0 when it came to a verdict, -1
  * otherwise (interrupted, or a save/restore failed: see r and err).
  */
-int capacity_run(struct dev *d, const char *backup_path, struct capacity_result *r,
-		 char *err, size_t n);
+int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
+		 struct capacity_result *r, char *err, size_t n);
 
 /* The exit status the verdict calls for: 0 genuine, 1 otherwise. */
 int capacity_exit_status(const struct capacity_result *r);

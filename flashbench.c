@@ -548,7 +548,7 @@ static int run_capacity(struct dev *d, const struct options *o, const struct out
 {
 	struct capacity_result r;
 	char err[4096] = "";
-	int rc = capacity_run(d, o->backup, &r, err, sizeof err);
+	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
 	int status = capacity_exit_status(&r);
 
 	if (rc < 0 && !r.interrupted && r.restored && err[0])
