@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "capacity.h"
 #include "identity.h"
 #include "json.h"
 #include "measure.h"
@@ -97,6 +98,10 @@ struct autostate {
 	struct fat_estimate fatest;
 	int64_t write_ns;
 	struct row_watch *watch;
+
+	/* --capacity, first of the write phase */
+	struct capacity_result cap;
+	bool have_cap;
 };
 
 static enum confidence conf_min(enum confidence a, enum confidence b)
@@ -225,6 +230,43 @@ static int run_alignment(struct autostate *s, FILE *err)
 		prev_page = s->page;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ capacity */
+
+/*
+ * Before anything else writes: a fake card's real size becomes the size
+ * every later test sees (restored for the report), so none of them
+ * measures, or overwrites, the lie beyond it.
+ */
+static void run_capacity_first(struct autostate *s)
+{
+	char err[1024] = "";
+
+	s->have_cap = true;
+	if (capacity_run(s->d, NULL, NULL, &s->cap, err, sizeof err) < 0) {
+		if (err[0] && !s->cap.interrupted)
+			fprintf(stderr, "flashbench: --auto: capacity check: %s\n", err);
+		s->status = s->cap.interrupted ? 130 : 1;
+		s->stop = true;
+		return;
+	}
+	if (s->cap.verdict != CAP_GENUINE)
+		s->d->size = s->cap.real_lo / s->d->lbs * s->d->lbs;
+}
+
+static void capacity_headline(FILE *f, const struct autostate *s)
+{
+	char line[512], b[FMT_BUF];
+
+	if (!s->have_cap || s->cap.verdict == CAP_UNKNOWN)
+		return;
+	capacity_summary(line, sizeof line, &s->cap);
+	if (s->cap.verdict == CAP_GENUINE)
+		fprintf(f, "  %-22s %s\n", "capacity", line);
+	else
+		fprintf(f, "\n%s\nEvery test below stayed inside the first %s.\n", line,
+			fmt_size(b, s->cap.real_lo));
 }
 
 /* ------------------------------------------------------------ write phase */
@@ -927,10 +969,15 @@ static void print_text(FILE *f, const struct autostate *s)
 	char b[FMT_BUF], t[FMT_BUF];
 	struct advice a;
 
-	fprintf(f, "flashbench --auto %s\n\nDevice\n", dev);
+	fprintf(f, "flashbench --auto %s\n", dev);
+	if (s->have_cap && s->cap.verdict != CAP_GENUINE)
+		capacity_headline(f, s);
+	fprintf(f, "\nDevice\n");
 	identity_print(f, s->id);
 
 	fprintf(f, "\nVerdict\n");
+	if (s->have_cap && s->cap.verdict == CAP_GENUINE)
+		capacity_headline(f, s);
 	print_size_estimate(f, "erase block size", &s->erase);
 	print_size_estimate(f, "page size", &s->page);
 	if (s->o->destructive) {
@@ -1055,6 +1102,8 @@ static void print_json(FILE *f, const struct autostate *s)
 	jw_bool(&w, "destructive", s->o->destructive);
 	json_device(&w, s->d, dev);
 	identity_json(&w, "identity", s->id);
+	if (s->have_cap)
+		capacity_json(&w, "capacity", &s->cap);
 
 	jw_object_begin(&w, "verdict");
 	json_size_estimate(&w, "erase_size", &s->erase);
@@ -1145,20 +1194,25 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	s->o = o;
 	s->id = identity_probe(d, "/sys");
 
-	rc = run_alignment(s, stderr);
+	uint64_t advertised = d->size;
+	if (o->destructive)
+		run_capacity_first(s);
+	rc = s->stop ? 0 : run_alignment(s, stderr);
 	if (rc) {
+		d->size = advertised;
 		free_state(s);
 		return rc;
 	}
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
+	d->size = advertised;	/* the report shows what the card claims */
 
 	if (o->json)
 		print_json(out, s);
 	else
 		print_text(out, s);
 	report_failure(s);
-	rc = s->status;
+	rc = s->status ? s->status : s->have_cap ? capacity_exit_status(&s->cap) : 0;
 	free_state(s);
 	return rc;
 }

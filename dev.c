@@ -99,6 +99,16 @@ void dev_close(struct dev *d)
 	d->fd = -1;
 }
 
+/* A sim: card keeps data only while sim_data_enable()d; else buffers stay as they are. */
+static void sim_data_copy(struct sim *s, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	struct sim_store *st = sim_data(s);
+	if (st && write)
+		sim_store_write(st, off, buf, len);
+	else if (st)
+		sim_store_read(st, off, buf, len);
+}
+
 static bool range_ok(const struct dev *d, uint64_t len, uint64_t off)
 {
 	return len && off <= d->size && len <= d->size - off &&
@@ -142,6 +152,8 @@ static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, 
 		return -EINVAL;
 	if (d->sim) {
 		r = write ? sim_write(d->sim, off, len, &t) : sim_read(d->sim, off, len, &t);
+		if (r == 0)
+			sim_data_copy(d->sim, buf, len, off, write);
 	} else {
 		int64_t t0 = now_ns();
 		r = fd_transfer(d->fd, buf, len, off, write);
@@ -210,7 +222,8 @@ int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off)
 	if (!range_ok(d, len, off))
 		return -EINVAL;
 	if (d->sim) {
-		memset(buf, 0, len);	/* the sim stores no data */
+		memset(buf, 0, len);	/* unless its data is kept */
+		sim_data_copy(d->sim, buf, len, off, false);
 		return 0;
 	}
 	return fd_transfer(d->fd, buf, len, off, false);
@@ -222,8 +235,10 @@ int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off)
 		return -EBADF;
 	if (!range_ok(d, len, off))
 		return -EINVAL;
-	if (d->sim)
+	if (d->sim) {
+		sim_data_copy(d->sim, (void *)buf, len, off, true);
 		return 0;
+	}
 	return fd_transfer(d->fd, (void *)buf, len, off, true);
 }
 

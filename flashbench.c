@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "capacity.h"
 #include "dev.h"
 #include "measure.h"
 #include "report.h"
@@ -18,7 +19,7 @@
 #define EXIT_USAGE 2
 
 enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
-	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE };
+	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE, ACT_CAPACITY };
 
 struct options {
 	enum action action;
@@ -62,6 +63,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "  -i, --interval            read times per transfer size, with a linear fit\n"
 	       "  -p, --program             demo: linear/random writes and reads (DESTROYS DATA)\n"
 	       "      --discard=OFF:LEN     discard (trim) a range (DESTROYS DATA)\n"
+	       "      --capacity            does the card store what it advertises? (fake-card\n"
+	       "                            check; writes a few MiB, restores them)\n"
 	       "      --auto                identify the card, measure and interpret (read-only\n"
 	       "                            unless --destructive)\n"
 	       "      --analyze=FILE        interpret saved flashbench output ('-': stdin)\n"
@@ -87,7 +90,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "\n"
 	       "Safety:\n"
 	       "      --preserve            save what a write test overwrites, restore it after\n"
-	       "      --backup=FILE         with --preserve: keep the saved data in FILE\n"
+	       "      --backup=FILE         with --preserve or --capacity: keep the saved data\n"
+	       "                            in FILE instead of memory\n"
 	       "\n"
 	       "Output:\n"
 	       "  -o, --out=FILE            write results to FILE instead of standard output\n"
@@ -111,7 +115,7 @@ static void __attribute__((noreturn)) usage(void)
 enum long_only {
 	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
 	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
-	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT,
+	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT, OPT_CAPACITY,
 };
 
 static const struct option long_options[] = {
@@ -124,6 +128,7 @@ static const struct option long_options[] = {
 	{ "program", no_argument, NULL, 'p' },
 	{ "discard", required_argument, NULL, OPT_DISCARD },
 	{ "auto", no_argument, NULL, OPT_AUTO },
+	{ "capacity", no_argument, NULL, OPT_CAPACITY },
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "blocksize", required_argument, NULL, 'b' },
@@ -212,6 +217,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'i': set_action(o, ACT_INTERVAL, "interval"); break;
 	case 'p': set_action(o, ACT_PROGRAM, "program"); break;
 	case OPT_AUTO: set_action(o, ACT_AUTO, "auto"); break;
+	case OPT_CAPACITY: set_action(o, ACT_CAPACITY, "capacity"); break;
 	case OPT_DISCARD: parse_discard(o, arg); break;
 	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
 	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
@@ -246,6 +252,21 @@ static void parse_option(struct options *o, int c, const char *arg)
 	}
 }
 
+/* --capacity has no parameters: refuse the ones it would ignore. */
+static void check_capacity_args(const struct options *o)
+{
+	struct params def;
+
+	params_defaults(&def);
+	if (memcmp(&def, &o->p, sizeof def) != 0)
+		usage_error("--capacity: takes no test parameters (-b, -e, -c, -r, --offset, "
+			    "--on-error, ...)");
+	if (o->plot)
+		usage_error("--plot=%s: the --capacity test has nothing to plot", o->plot);
+	if (o->max_write)
+		usage_error("--max-write: only means something with --auto");
+}
+
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c;
@@ -276,11 +297,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
 	o->device = argv[optind];
 	if (o->action == ACT_NONE)
-		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard or --auto",
+		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity or --auto",
 			    o->device);
 	if (o->destructive && o->action != ACT_AUTO)
 		usage_error("--destructive: only means something with --auto");
-	if (o->backup && !o->preserve)
+	if (o->action == ACT_CAPACITY)
+		check_capacity_args(o);
+	if (o->backup && !o->preserve && o->action != ACT_CAPACITY)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
@@ -296,6 +319,7 @@ static bool action_writes(const struct options *o)
 	case ACT_PROGRAM:
 	case ACT_DISCARD:
 	case ACT_RESTORE:
+	case ACT_CAPACITY:
 		return true;
 	case ACT_AUTO:
 		return o->destructive;
@@ -520,6 +544,27 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	return sig ? sig : status;
 }
 
+static int run_capacity(struct dev *d, const struct options *o, const struct outputs *dst)
+{
+	struct capacity_result r;
+	char err[4096] = "";
+	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
+	int status = capacity_exit_status(&r);
+
+	if (rc < 0 && !r.interrupted && r.restored && err[0])
+		fprintf(stderr, "flashbench: --capacity: %s\n", err);
+	if (o->json)
+		capacity_json_report(dst->out, d, o->device, &r);
+	else
+		capacity_text(dst->out, &r);
+	if (close_output(dst->out, o->out) < 0)
+		status = 1;
+	if (!r.restored)
+		fprintf(stderr, "flashbench: --capacity: %s\n", r.restore_error);
+	int sig = safety_exit_status_for_signal();
+	return sig ? sig : status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -550,6 +595,8 @@ int main(int argc, char **argv)
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;
+	} else if (o.action == ACT_CAPACITY) {
+		status = run_capacity(&d, &o, &dst);
 	} else {
 		status = run_test(&d, &o, &dst);
 	}

@@ -128,6 +128,7 @@ struct sim {
 	int64_t now;
 	uint64_t rng;
 	FILE *record;
+	struct sim_store *data;	/* NULL unless sim_data_enable() */
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -206,6 +207,9 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 		c->seed = (uint64_t)v;
 		return 0;
 	}
+	int r = sim_data_param(&c->data, key, val, err, errlen);
+	if (r)
+		return r < 0 ? -1 : 0;
 	if (!strcmp(key, "record")) {
 		if (!*val || strlen(val) >= sizeof(x->record))
 			return fail(err, errlen, "sim: record=%s: needs a file name", val);
@@ -267,7 +271,7 @@ static int check_config(const struct sim_config *c, const struct spec_extra *x,
 	if ((uint64_t)c->fat_aus * c->erasesize > c->size)
 		return fail(err, errlen, "sim: fat-aus=%u: more erase blocks than the card has",
 			    c->fat_aus);
-	return 0;
+	return sim_data_check(&c->data, c->size, err, errlen);
 }
 
 /* Splits spec at commas; the first preset token (anywhere) applies before the pairs. */
@@ -372,6 +376,7 @@ void sim_destroy(struct sim *s)
 		return;
 	if (s->record)
 		fclose(s->record);
+	sim_store_destroy(s->data);
 	free(s->eb);
 	free(s);
 }
@@ -380,6 +385,19 @@ uint64_t sim_size(const struct sim *s) { return s->cfg.size; }
 unsigned int sim_block_size(const struct sim *s) { (void)s; return SIM_LBS; }
 const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
 int64_t sim_now(const struct sim *s) { return s->now; }
+
+int sim_data_enable(struct sim *s, bool on)
+{
+	if (!on) {
+		sim_store_destroy(s->data);
+		s->data = NULL;
+	} else if (!s->data && !(s->data = sim_store_create(&s->cfg.data))) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct sim_store *sim_data(struct sim *s) { return s->data; }
 
 /* ---------------------------------------------------------------- costs */
 
@@ -606,7 +624,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 
 const char *sim_help(void)
 {
-	static char text[2048];
+	static char text[4096];
 	size_t n;
 	if (text[0])
 		return text;
@@ -624,6 +642,10 @@ const char *sim_help(void)
 		"  seed=N           jitter seed (default 1)\n"
 		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
 		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
+		"  real-size=SIZE   counterfeit: only SIZE bytes are stored (data; --capacity)\n"
+		"  fake=wrap|drop   beyond real-size: wrap to offset %% real-size (default),\n"
+		"                   or drop writes (reads return zeros)\n"
+		"  cache=SIZE       write cache serving the last SIZE bytes written back\n"
 		"  Presets:\n");
 	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",

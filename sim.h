@@ -2,8 +2,11 @@
 #ifndef FB_SIM_H
 #define FB_SIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sim_store.h"
 
 struct sim;
 
@@ -21,6 +24,7 @@ struct sim_config {
 	unsigned int noise_pct;	/* +-percent of seeded jitter on every cost */
 	uint64_t seed;
 	uint64_t fail_at;	/* byte offset whose I/O fails with EIO, or SIM_NO_FAIL */
+	struct sim_data_config data;	/* real-size=, fake=, cache= (sim_store.c) */
 };
 
 /*
@@ -45,6 +49,14 @@ int64_t sim_now(const struct sim *s);
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
+
+/*
+ * The card's data, kept only while enabled (--capacity needs it, timing
+ * tests do not): sim_data() is NULL otherwise. Disabling frees it.
+ * 0, or -ENOMEM.
+ */
+int sim_data_enable(struct sim *s, bool on);
+struct sim_store *sim_data(struct sim *s);
 
 /* Text for --help / the man page: parameters and presets, one per line. */
 const char *sim_help(void);
