@@ -1,11 +1,13 @@
 /* flashbench: options and dispatch. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "dev.h"
@@ -20,6 +22,13 @@
 enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
 	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE };
 
+enum long_only {
+	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
+	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
+	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT, OPT_FORCE,
+	OPT_LAST
+};
+
 struct options {
 	enum action action;
 	const char *action_opt;		/* the option that chose it, for messages */
@@ -30,9 +39,11 @@ struct options {
 	const char *backup;
 	const char *analyze_file;
 	const char *restore_file;
-	bool json, verbose, preserve, destructive;
+	bool json, verbose, preserve, destructive, force;
 	uint64_t discard_off, discard_len;
 	uint64_t max_write;
+	bool max_write_set;
+	const char *given[OPT_LAST];	/* by option code: its value ("" for a flag) if given */
 };
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -80,14 +91,17 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --scatter-span=N      blocks between --scatter offsets (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
 	       "      --destructive         let --auto run its write tests\n"
-	       "      --max-write=SIZE      cap on bytes --auto may write (default: 1024 erase\n"
-	       "                            blocks, at least 1GiB)\n"
+	       "      --max-write=SIZE      cap on bytes --auto --destructive may write, more\n"
+	       "                            than 0 (default: 1024 erase blocks, at least 1GiB)\n"
 	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"
 	       "                            continue for reads)\n"
 	       "\n"
 	       "Safety:\n"
 	       "      --preserve            save what a write test overwrites, restore it after\n"
 	       "      --backup=FILE         with --preserve: keep the saved data in FILE\n"
+	       "                            (removed once restored and verified)\n"
+	       "      --force               with --restore: restore onto another device or path\n"
+	       "                            of the same size than the backup was taken from\n"
 	       "\n"
 	       "Output:\n"
 	       "  -o, --out=FILE            write results to FILE instead of standard output\n"
@@ -107,12 +121,6 @@ static void __attribute__((noreturn)) usage(void)
 	       sim_help());
 	exit(0);
 }
-
-enum long_only {
-	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
-	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
-	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT,
-};
 
 static const struct option long_options[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -140,6 +148,7 @@ static const struct option long_options[] = {
 	{ "max-write", required_argument, NULL, OPT_MAX_WRITE },
 	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "backup", required_argument, NULL, OPT_BACKUP },
 	{ "out", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -194,16 +203,32 @@ static void parse_discard(struct options *o, const char *s)
 		usage_error("--discard=%s: expected OFFSET:LENGTH, e.g. 16M:4M", s);
 	memcpy(off, s, (size_t)(colon - s));
 	off[colon - s] = '\0';
+	if (o->action == ACT_DISCARD)
+		usage_error("--discard=%s: only one range at a time (already --discard=%" PRIu64 ":%"
+			    PRIu64 ")", s, o->discard_off, o->discard_len);
 	if (parse_size(off, &o->discard_off) < 0 || parse_size(colon + 1, &o->discard_len) < 0 ||
 	    o->discard_len == 0)
 		usage_error("--discard=%s: expected OFFSET:LENGTH with sizes, LENGTH not 0", s);
 	set_action(o, ACT_DISCARD, "discard");
 }
 
+/* A file name option: given once, not empty (else the first would be ignored). */
+static const char *path_arg(int c, const char *prev, const char *s)
+{
+	if (!*s)
+		usage_error("--%s='': needs a file name", option_name(c));
+	if (prev)
+		usage_error("--%s=%s: given twice (already --%s=%s)", option_name(c), s,
+			    option_name(c), prev);
+	return s;
+}
+
 static void parse_option(struct options *o, int c, const char *arg)
 {
 	struct params *p = &o->p;
 
+	if (c >= 0 && c < OPT_LAST)
+		o->given[c] = arg ? arg : "";
 	switch (c) {
 	case 'a': set_action(o, ACT_ALIGN, "align"); break;
 	case 'O': set_action(o, ACT_OPEN_AU, "open-au"); break;
@@ -213,8 +238,14 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'p': set_action(o, ACT_PROGRAM, "program"); break;
 	case OPT_AUTO: set_action(o, ACT_AUTO, "auto"); break;
 	case OPT_DISCARD: parse_discard(o, arg); break;
-	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
-	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
+	case OPT_ANALYZE:
+		o->analyze_file = path_arg(c, o->analyze_file, arg);
+		set_action(o, ACT_ANALYZE, "analyze");
+		break;
+	case OPT_RESTORE:
+		o->restore_file = path_arg(c, o->restore_file, arg);
+		set_action(o, ACT_RESTORE, "restore");
+		break;
 	case 'b': p->blocksize = size_arg(c, arg); break;
 	case 'e': p->erasesize = size_arg(c, arg); break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
@@ -226,7 +257,14 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_SCATTER_SPAN: p->scatter_span = number_arg(c, arg, 1, 1 << 20); break;
 	case OPT_INTERVAL_ORDER: p->interval_order = number_arg(c, arg, 1, 24); break;
 	case OPT_DESTRUCTIVE: o->destructive = true; break;
-	case OPT_MAX_WRITE: o->max_write = size_arg(c, arg); break;
+	case OPT_MAX_WRITE:
+		o->max_write = size_arg(c, arg);
+		o->max_write_set = true;
+		if (o->max_write == 0)
+			usage_error("--max-write=%s: must be more than 0 (leave it out for the default)",
+				    arg);
+		break;
+	case OPT_FORCE: o->force = true; break;
 	case OPT_ON_ERROR:
 		if (strcmp(arg, "stop") == 0)
 			p->on_read_error = p->on_write_error = VM_ERR_STOP;
@@ -236,14 +274,64 @@ static void parse_option(struct options *o, int c, const char *arg)
 			usage_error("--on-error=%s: must be 'stop' or 'continue'", arg);
 		break;
 	case OPT_PRESERVE: o->preserve = true; break;
-	case OPT_BACKUP: o->backup = arg; break;
-	case 'o': o->out = arg; break;
+	case OPT_BACKUP: o->backup = path_arg(c, o->backup, arg); break;
+	case 'o': o->out = path_arg(c, o->out, arg); break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_PLOT: o->plot = arg; break;
+	case OPT_PLOT: o->plot = path_arg(c, o->plot, arg); break;
 	case 'v': o->verbose = true; break;
 	case 'h': usage();
 	case 'V': printf("flashbench %s\n", FB_VERSION); exit(0);
 	}
+}
+
+static bool action_writes(const struct options *o);
+
+/* The first of the test parameters in codes (0-terminated) given, or 0. */
+static int first_given(const struct options *o, const int *codes)
+{
+	for (; codes && *codes; codes++)
+		if (o->given[*codes])
+			return *codes;
+	return 0;
+}
+
+/* Test parameters --auto chooses itself, and those that only a test uses. */
+static const int auto_chooses[] = { 'b', 'e', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+				    OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER, 0 };
+static const int test_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+				   OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER,
+				   OPT_ON_ERROR, 0 };
+
+/* Options the chosen action would not honour: refused, never ignored. */
+static void check_not_honoured(const struct options *o)
+{
+	const char *a = o->action_opt;
+
+	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive))
+		usage_error("--max-write=%" PRIu64 ": only with --auto --destructive", o->max_write);
+	if (o->force && o->action != ACT_RESTORE)
+		usage_error("--force: only with --restore");
+	int c = first_given(o, o->action == ACT_AUTO ? auto_chooses :
+			    o->action == ACT_ANALYZE || o->action == ACT_RESTORE ? test_params : NULL);
+	if (c)
+		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
+			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" : "runs no test");
+	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
+		if (o->out || o->plot || o->preserve || (o->action == ACT_RESTORE && o->json))
+			usage_error("--%s: takes no %s", a,
+				    o->out ? "--out" : o->plot ? "--plot" :
+				    o->preserve ? "--preserve" : "--json");
+		return;
+	}
+	/*
+	 * --auto --destructive writes in many places, up to --max-write bytes
+	 * over many runs: no single saved copy covers that, so it is refused.
+	 */
+	if (o->preserve && o->action == ACT_AUTO)
+		usage_error("--preserve: not with --auto (its write phase writes up to --max-write "
+			    "bytes all over the card); back the card up first, e.g. with dd");
+	if (o->preserve && !action_writes(o))
+		usage_error("--preserve: --%s writes nothing", a);
 }
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -268,6 +356,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (o->action == ACT_ANALYZE) {
 		if (rest > 0)
 			usage_error("--analyze=%s: takes no device (got '%s')", o->analyze_file, argv[optind]);
+		check_not_honoured(o);
 		return;
 	}
 	if (rest == 0)
@@ -275,6 +364,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (rest > 1)
 		usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
 	o->device = argv[optind];
+	if (!*o->device)
+		usage_error("'': an empty device name");
 	if (o->action == ACT_NONE)
 		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard or --auto",
 			    o->device);
@@ -286,6 +377,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--interval: needs --interval-order=N");
 	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
+	check_not_honoured(o);
 }
 
 static bool action_writes(const struct options *o)
@@ -520,11 +612,27 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	return sig ? sig : status;
 }
 
+/*
+ * A closed standard stream would be reused by the next open(): the device
+ * would become fd 1 and results would land at its offset 0.
+ */
+static void open_std_streams(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (n != fd)
+			_exit(1);	/* nowhere to say so, and nothing opened yet */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct dev d;
 
+	open_std_streams();
 	parse_args(&o, argc, argv);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
