@@ -606,6 +606,9 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
 		fprintf(stderr, "flashbench: --preserve: %s\n", err);
 		status = 1;
+	} else if (o->verbose && o->backup && preserve_backup_removed()) {
+		fprintf(stderr, "flashbench: --backup=%s: restored and verified, so removed\n",
+			o->backup);
 	}
 	free_results(&res);
 	int sig = safety_exit_status_for_signal();
@@ -637,7 +640,7 @@ int main(int argc, char **argv)
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
-		return restore_command(o.restore_file, o.device);
+		return restore_command_opts(o.restore_file, o.device, o.force);
 
 	open_device(&d, &o);
 	check_against_device(&d, &o);

@@ -575,6 +575,7 @@ static struct preserved {
 	int backup_fd;		/* file mode: -1 otherwise */
 	char backup_path[PATH_MAX];
 	uint64_t data_offset;	/* where span data starts in the backup */
+	uint64_t checksum;	/* of the span data in the backup, checked before restoring */
 	void *chunk, *check;	/* aligned staging and read-back buffers */
 	uint64_t size;		/* of the device, for a backup's header */
 	unsigned int lbs;
@@ -582,6 +583,9 @@ static struct preserved {
 } pv = { .fd = -1, .backup_fd = -1 };
 
 static volatile sig_atomic_t pv_armed;
+static volatile sig_atomic_t restoring;		/* preserve_restore() is writing back */
+static volatile sig_atomic_t exit_after_restore;	/* a signal came meanwhile: its number */
+static bool backup_removed;
 static struct sigaction pv_old_sigpipe;	/* SIGPIPE is ignored while data is at stake */
 
 bool preserve_active(void)
@@ -638,9 +642,32 @@ static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *
 	return 0;
 }
 
+static uint64_t checksum_update(uint64_t h, const void *buf, size_t len);
+#define CHECKSUM_INIT 0xcbf29ce484222325ull
+
+/* The backup's span data as it was written: 0, EBADMSG, or the errno of reading it. */
+static int backup_intact(void)
+{
+	uint64_t sum = CHECKSUM_INIT, at = pv.data_offset;
+
+	for (int i = 0; i < pv.nspans; i++) {
+		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
+			uint64_t left = pv.spans[i].len - pos;
+			size_t c = left < CHUNK ? (size_t)left : CHUNK;
+			int e = full_io(pv.backup_fd, pv.chunk, c, at, false);
+			if (e)
+				return e == EIO ? EBADMSG : e;	/* EIO here: the file ends early */
+			sum = checksum_update(sum, pv.chunk, c);
+			at += c;
+		}
+	}
+	return sum == pv.checksum ? 0 : EBADMSG;
+}
+
 /*
  * Writes every span back and reads it back to compare; past a failure it
  * goes on (a dying card may still take the rest) and reports the first.
+ * A backup file is checked whole first: a damaged one writes nothing.
  * Async-signal-safe.
  */
 static int restore_spans(struct restore_failure *first)
@@ -650,6 +677,10 @@ static int restore_spans(struct restore_failure *first)
 
 	if (pv.fd < 0)
 		return 0;	/* a sim: card stores no data */
+	if (pv.backup_fd >= 0 && (r = backup_intact()) != 0) {
+		*first = (struct restore_failure){ 0, 0, r, true };
+		return -1;
+	}
 	for (int i = 0; i < pv.nspans; i++) {
 		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
 			uint64_t left = pv.spans[i].len - pos;
@@ -663,16 +694,53 @@ static int restore_spans(struct restore_failure *first)
 	return r;
 }
 
+/* "bytes A to B" of the spans a test overwrote, for saying what state the device is in */
+static void describe_spans(char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < pv.nspans && i < 4 && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%" PRIu64 " to %" PRIu64, i ? ", " : "bytes ",
+				      pv.spans[i].off, pv.spans[i].off + pv.spans[i].len - 1);
+	if (pv.nspans > 4 && l < n)
+		snprintf(buf + l, n - l, " and %d more ranges", pv.nspans - 4);
+}
+
 static void describe_restore_failure(const struct restore_failure *f, char *err, size_t n)
 {
-	if (f->backup)
-		snprintf(err, n, "%s: reading the backup: %s", pv.backup_path, strerror(f->err));
+	char where[256];
+
+	describe_spans(where, sizeof where);
+	if (f->backup && f->err == EBADMSG)
+		snprintf(err, n, "%s: the backup is damaged (checksum or length mismatch), so nothing "
+			 "was written back: %s still holds the test's data in %s; --restore refuses "
+			 "this backup too", pv.backup_path, pv.device, where);
+	else if (f->backup)
+		snprintf(err, n, "%s: reading the backup: %s; nothing was written back: %s still "
+			 "holds the test's data in %s", pv.backup_path, strerror(f->err), pv.device,
+			 where);
 	else if (f->err)
 		snprintf(err, n, "%s: restoring %" PRIu64 " bytes at offset %" PRIu64 ": %s",
 			 pv.device, f->len, f->off, strerror(f->err));
 	else
 		snprintf(err, n, "%s: restoring %" PRIu64 " bytes at offset %" PRIu64
 			 ": the data read back differs", pv.device, f->len, f->off);
+}
+
+/*
+ * After a verified restore the backup file has done its job; left behind it
+ * would make the same command fail next time (O_EXCL). Async-signal-safe.
+ */
+static void remove_backup(void)
+{
+	if (pv.backup_fd >= 0 && pv.backup_path[0] && unlink(pv.backup_path) == 0)
+		backup_removed = true;
+}
+
+bool preserve_backup_removed(void)
+{
+	return backup_removed;
 }
 
 static void release_preserved(void)
@@ -705,7 +773,6 @@ static uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
 	}
 	return h;
 }
-#define CHECKSUM_INIT 0xcbf29ce484222325ull
 
 /* Something that tells this device from another of the same size; "" if nothing. */
 static void device_identity(const struct dev *d, char *out, size_t n)
@@ -722,7 +789,14 @@ static void device_identity(const struct dev *d, char *out, size_t n)
 		snprintf(out, n, "%s", d->path);
 		return;
 	}
-	if (fstat(d->fd, &st) < 0 || !S_ISBLK(st.st_mode))
+	if (fstat(d->fd, &st) < 0)
+		return;
+	if (S_ISREG(st.st_mode)) {	/* another file of the same size is another device */
+		snprintf(out, n, "file:%u:%u:%llu", major(st.st_dev), minor(st.st_dev),
+			 (unsigned long long)st.st_ino);
+		return;
+	}
+	if (!S_ISBLK(st.st_mode))
 		return;
 	snprintf(dir, sizeof dir, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
@@ -847,6 +921,7 @@ static int write_backup(struct dev *d, int fd, const char *path, char *err, size
 			at += c;
 		}
 	}
+	pv.checksum = sum;
 	hlen = format_header(header, hcap, pv.data_offset, sum);
 	e = hlen < 0 ? EOVERFLOW : full_io(fd, header, (size_t)hlen, 0, true);
 	if (!e && (fsync(fd) < 0 || fsync_parent_dir(path) < 0))
@@ -896,10 +971,11 @@ int preserve_restore(char *err, size_t n)
 
 	if (!pv_armed)
 		return 0;
-	/* still armed meanwhile: a second signal now redoes the restore before exiting */
+	/* a signal meanwhile lets this one attempt finish, then exits (on_stop_signal) */
+	restoring = 1;
 	if (restore_spans(&f) < 0) {
 		describe_restore_failure(&f, err, n);
-		if (pv.backup_fd >= 0) {
+		if (pv.backup_fd >= 0 && !f.backup) {	/* the backup checked out: --restore takes it */
 			size_t l = strlen(err);
 			snprintf(err + l, n - l, "; the backup stays in %s: flashbench --restore %s %s",
 				 pv.backup_path, pv.backup_path, pv.device);
@@ -907,6 +983,17 @@ int preserve_restore(char *err, size_t n)
 			rescue_to_file(err, n);
 		}
 		r = -1;
+	} else {
+		remove_backup();
+	}
+	restoring = 0;
+	if (exit_after_restore) {
+		if (r == 0)
+			fprintf(stderr, "flashbench: %s: restored and verified: as before the test\n",
+				pv.device);
+		else
+			fprintf(stderr, "flashbench: %s\n", err);
+		_exit(128 + exit_after_restore);
 	}
 	release_preserved();
 	return r;
@@ -982,7 +1069,9 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 			 "kept in memory; add --backup=FILE", total);
 		return -1;
 	}
-	snprintf(pv.device, sizeof pv.device, "%s", d->path);
+	/* absolute, so that --restore can compare it from any directory */
+	if (d->sim || !realpath(d->path, pv.device))
+		snprintf(pv.device, sizeof pv.device, "%s", d->path);
 	pv.size = d->size;
 	pv.lbs = d->lbs;
 	device_identity(d, pv.identity, sizeof pv.identity);
@@ -1039,10 +1128,41 @@ static void say(const char *s)
 	(void)r;
 }
 
+/* The second signal: one restore attempt, then what state the device is in. */
+static void restore_and_say(void)
+{
+	struct restore_failure f;
+
+	pv_armed = 0;
+	say("flashbench: restoring the preserved data\n");
+	int r = restore_spans(&f);
+	say("flashbench: ");
+	say(pv.device);
+	if (r == 0) {
+		remove_backup();
+		say(": restored and verified: as before the test\n");
+	} else if (f.backup) {
+		say(": nothing written back, it still holds the test's data: the backup ");
+		say(pv.backup_path);
+		say(f.err == EBADMSG ? " is damaged\n" : " cannot be read\n");
+	} else if (pv.backup_fd >= 0) {
+		say(": restoring FAILED, it holds test data where that failed; the backup is "
+		    "intact: flashbench --restore ");
+		say(pv.backup_path);
+		say(" ");
+		say(pv.device);
+		say("\n");
+	} else {
+		say(": restoring FAILED, it holds test data where that failed\n");
+	}
+}
+
 static void on_stop_signal(int sig)
 {
+	static volatile sig_atomic_t in_handler_restore;
+	int saved_errno = errno;	/* the interrupted code may be about to read it */
+
 	if (!first_signal) {
-		int saved_errno = errno;	/* the interrupted code may be about to read it */
 		first_signal = sig;
 		vm_stop_requested = 1;
 		progress_clear();
@@ -1050,17 +1170,21 @@ static void on_stop_signal(int sig)
 		errno = saved_errno;
 		return;
 	}
+	if (in_handler_restore || exit_after_restore) {
+		/* cutting a restore short would leave the device half old, half test data */
+		say("flashbench: still restoring the preserved data; exiting when it is done\n");
+		errno = saved_errno;
+		return;
+	}
+	if (restoring) {	/* the one restore attempt is already under way */
+		exit_after_restore = sig;
+		say("flashbench: exiting once the restore under way is done\n");
+		errno = saved_errno;
+		return;
+	}
 	if (pv_armed) {
-		struct restore_failure f;
-		pv_armed = 0;
-		say("flashbench: restoring the preserved data\n");
-		if (restore_spans(&f) == 0)
-			say("flashbench: restored and verified\n");
-		else if (pv.backup_fd >= 0)
-			say("flashbench: restoring FAILED; the backup file is intact: "
-			    "flashbench --restore FILE DEVICE\n");
-		else
-			say("flashbench: restoring FAILED\n");
+		in_handler_restore = 1;
+		restore_and_say();
 	}
 	_exit(128 + sig);
 }
@@ -1072,10 +1196,9 @@ void safety_install_signals(void)
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
+	/* not blocked in the handler: a third signal during its restore gets an answer */
+	sa.sa_flags = SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
 }
@@ -1165,8 +1288,18 @@ static int verify_backup_data(int fd, const struct backup_header *h, void *buf)
 	return sum == h->checksum ? 0 : EBADMSG;
 }
 
+/* The same file or device node: both resolve to the same path (else the same string). */
+static bool same_device_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
+}
+
 static int restore_checks(const char *file, const char *device, const struct dev *d,
-			  const struct backup_header *h)
+			  const struct backup_header *h, bool force)
 {
 	char identity[600];
 
@@ -1177,10 +1310,16 @@ static int restore_checks(const char *file, const char *device, const struct dev
 		return 2;
 	}
 	device_identity(d, identity, sizeof identity);
-	if (strcmp(identity, h->identity) != 0) {
+	if (!force && strcmp(identity, h->identity) != 0) {
 		fprintf(stderr, "flashbench: --restore: %s is \"%s\" but %s was taken from \"%s\" "
-			"(%s); not restoring\n", device, identity[0] ? identity : "unidentified",
-			file, h->identity[0] ? h->identity : "unidentified", h->device);
+			"(%s); not restoring (--force: restore anyway)\n", device,
+			identity[0] ? identity : "unidentified", file,
+			h->identity[0] ? h->identity : "unidentified", h->device);
+		return 2;
+	}
+	if (!force && !same_device_path(device, h->device)) {
+		fprintf(stderr, "flashbench: --restore: %s was taken from %s, not %s; not restoring "
+			"(--force: restore anyway)\n", file, h->device, device);
 		return 2;
 	}
 	for (int i = 0; i < h->nspans; i++) {
@@ -1249,6 +1388,11 @@ static int read_backup(const char *file, struct backup_header *h, int *fd)
 
 int restore_command(const char *backup_path, const char *device)
 {
+	return restore_command_opts(backup_path, device, false);
+}
+
+int restore_command_opts(const char *backup_path, const char *device, bool force)
+{
 	struct backup_header *h = calloc(1, sizeof *h);
 	struct dev d = { .fd = -1 };
 	struct restore_failure f = { 0 };
@@ -1263,7 +1407,7 @@ int restore_command(const char *backup_path, const char *device)
 	if (!rc)
 		rc = open_restore_target(device, &d);
 	if (!rc)
-		rc = restore_checks(backup_path, device, &d, h);
+		rc = restore_checks(backup_path, device, &d, h, force);
 	if (rc || pv_armed) {
 		if (!rc)
 			rc = 1;
@@ -1275,6 +1419,7 @@ int restore_command(const char *backup_path, const char *device)
 	pv.nspans = h->nspans;
 	h->spans = NULL;
 	pv.data_offset = h->data_offset;
+	pv.checksum = h->checksum;
 	pv.backup_fd = backup_fd;
 	backup_fd = -1;
 	pv.fd = d.fd >= 0 ? fcntl(d.fd, F_DUPFD_CLOEXEC, 0) : -1;

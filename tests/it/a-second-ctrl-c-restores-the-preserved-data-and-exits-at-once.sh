@@ -20,5 +20,6 @@ wait "$pid"; rc=$?
 out=$(cat "$T/out"); errout=$(cat "$T/err")
 expect_rc 130
 expect_err "restored and verified"
+expect_err "^flashbench: $loop: restored and verified: as before the test$"
 [ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
 exit 0
