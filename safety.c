@@ -477,6 +477,90 @@ static bool is_read_only(const struct member *m)
 	return ro == 1;
 }
 
+/* ------------------------------------------------------- loop backing files */
+
+/*
+ * The kernel lists no holder for a file or device under a loop device, so a
+ * write to it corrupts whatever is on the loop device (a mounted filesystem,
+ * say): every attached loop's backing file is compared by device and inode.
+ */
+struct loop_match {
+	const struct stat *file;	/* a regular file target, or NULL */
+	const struct family *fam;	/* a block device target and its family, or NULL */
+	char name[NAME_MAX + 1];	/* the loop device found */
+	unsigned int major, minor;
+};
+
+static bool backing_matches(const struct loop_match *lm, const struct stat *b)
+{
+	if (lm->file)
+		return S_ISREG(b->st_mode) && b->st_dev == lm->file->st_dev &&
+		       b->st_ino == lm->file->st_ino;
+	if (!S_ISBLK(b->st_mode))
+		return false;
+	for (int i = 0; i < lm->fam->n; i++)
+		if (major(b->st_rdev) == lm->fam->m[i].major && minor(b->st_rdev) == lm->fam->m[i].minor)
+			return true;
+	return lm->fam->have_parent && major(b->st_rdev) == lm->fam->parent.major &&
+	       minor(b->st_rdev) == lm->fam->parent.minor;
+}
+
+/* The first attached loop device of sysblock whose backing file is the target. */
+static bool find_loop_over(const char *sysblock, struct loop_match *lm)
+{
+	DIR *d = opendir(sysblock);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX + 64], back[PATH_MAX];
+		struct stat b;
+		FILE *f;
+		if (strncmp(e->d_name, "loop", 4) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s/loop/backing_file", sysblock, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* not attached */
+		bool ok = fgets(back, sizeof back, f) != NULL;
+		fclose(f);
+		back[strcspn(back, "\n")] = '\0';
+		if (!ok || stat(back, &b) < 0 || !backing_matches(lm, &b))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", sysblock, e->d_name);
+		if (read_dev_numbers(path, &lm->major, &lm->minor) < 0)
+			continue;
+		snprintf(lm->name, sizeof lm->name, "%s", e->d_name);
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+static int loop_depth;	/* loops over loops: checked a few levels deep, never in a cycle */
+
+/* -1 with a message naming the loop device (and its mount) when who backs one. */
+static int check_loop_backing(const struct safety_sources *src, const char *who,
+			      struct loop_match *lm, char *err, size_t n)
+{
+	char loopdev[NAME_MAX + 8], why[PATH_MAX + 256];
+
+	if (loop_depth > 4 || !find_loop_over(src->sysblock, lm))
+		return 0;
+	snprintf(loopdev, sizeof loopdev, "/dev/%s", lm->name);
+	loop_depth++;
+	int r = safety_check_device(src, loopdev, lm->major, lm->minor, why, sizeof why);
+	loop_depth--;
+	if (r < 0)
+		snprintf(err, n, "%s backs the loop device %s: %s", who, loopdev, why);
+	else
+		snprintf(err, n, "%s backs the loop device %s (losetup -d %s detaches it)" REFUSAL,
+			 who, loopdev, loopdev);
+	return -1;
+}
+
 static int check_use(const struct safety_sources *src, const char *name,
 		     const struct family *fam, char *err, size_t n)
 {
@@ -510,7 +594,8 @@ static int check_use(const struct safety_sources *src, const char *name,
 			return -1;
 		}
 	}
-	return 0;
+	struct loop_match lm = { .fam = fam };
+	return check_loop_backing(src, name, &lm, err, n);
 }
 
 int safety_check_device(const struct safety_sources *src, const char *name,
@@ -545,8 +630,14 @@ int safety_check_write_target(const char *path, char *err, size_t n)
 
 	if (strncmp(path, "sim:", 4) == 0)
 		return 0;
-	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
-		return 0;	/* regular files are fine; open() reports the rest */
+	if (stat(path, &st) < 0)
+		return 0;	/* open() reports it */
+	if (S_ISREG(st.st_mode)) {
+		struct loop_match lm = { .file = &st };
+		return check_loop_backing(&safety_system_sources, path, &lm, err, n);
+	}
+	if (!S_ISBLK(st.st_mode))
+		return 0;
 	return safety_check_device(&safety_system_sources, path, major(st.st_rdev),
 				   minor(st.st_rdev), err, n);
 }

@@ -407,6 +407,14 @@ static void test_preserve_to_backup_file(void)
 	fill_image(smaller, 3);
 	CHECK(truncate(smaller, IMG_SIZE / 2) == 0);
 	CHECK(quietly(restore_command, bk, smaller) == 2);
+	/* another file of the same size: another identity (device, inode) */
+	char other[PATH_MAX * 2], other_orig[PATH_MAX * 2];
+	snprintf(other, sizeof other, "%s/other.img", root);
+	snprintf(other_orig, sizeof other_orig, "%s/other.orig", root);
+	fill_image(other, 4);
+	copy_file(other, other_orig);
+	CHECK(quietly(restore_command, bk, other) == 2);
+	CHECK(same_file(other, other_orig));
 	snprintf(bad, sizeof bad, "%s/damaged.backup", root);
 	b = slurp(bk, &len);
 	b[len - 100] ^= 1;

@@ -8,6 +8,8 @@ need_root
 random_image a.img 16M >/dev/null
 random_image b.img 16M >/dev/null
 random_image c.img 8M >/dev/null
+random_image d.img 16M >/dev/null	# a regular file, attached to nothing
+d_before=$(sha256sum < "$T/d.img")
 a_before=$(sha256sum < "$T/a.img")
 b_before=$(sha256sum < "$T/b.img")
 c_before=$(sha256sum < "$T/c.img")
@@ -35,9 +37,9 @@ run "$FB" --restore "$T/saved" "$b"
 expect_rc 2
 expect_err "^flashbench: --restore: $b is .*b\.img.* but $T/saved was taken from .*a\.img.*; not restoring \(--force: restore anyway\)$"
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line: $errout"
-run "$FB" --restore "$T/saved" "$T/b.img"
+run "$FB" --restore "$T/saved" "$T/d.img"
 expect_rc 2
-expect_err "^flashbench: --restore: $T/b\.img is \"file:.*\" but $T/saved was taken from"
+expect_err "^flashbench: --restore: $T/d\.img is \"file:.*\" but $T/saved was taken from"
 run "$FB" --restore "$T/saved" "$a2"
 expect_rc 2
 expect_err "^flashbench: --restore: $T/saved was taken from $a, not $a2; not restoring \(--force: restore anyway\)$"
@@ -48,6 +50,7 @@ run "$FB" --restore "$T/saved" --force "$c"
 expect_rc 2
 [ "$(sha256sum < "$T/b.img")" = "$b_before" ] || fail "$b was written"
 [ "$(sha256sum < "$T/c.img")" = "$c_before" ] || fail "$c was written"
+[ "$(sha256sum < "$T/d.img")" = "$d_before" ] || fail "$T/d.img was written"
 
 # --force: onto b anyway; b now has a's saved bytes there, and is untouched elsewhere
 run "$FB" --restore "$T/saved" --force "$b"
