@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze.h"
@@ -460,16 +462,93 @@ static int write_spans(const struct dev *d, const struct options *o, struct span
 	}
 }
 
-static FILE *open_output(const char *path)
+/* Where results go; opened before any I/O so a bad path costs the card nothing. */
+struct outputs {
+	FILE *out;
+	FILE *plot;	/* NULL without --plot */
+	bool created_out, created_plot;	/* by us: removed again if the run is refused */
+};
+
+/*
+ * Opened without truncating: a run refused after this (a --backup that
+ * exists, say) leaves an existing file as it was; output_begin() empties it.
+ */
+static FILE *open_output(const char *path, bool *created)
 {
+	int fd;
+
+	*created = false;
 	if (!path)
 		return stdout;
-	FILE *f = fopen(path, "w");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		*created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
 	return f;
+}
+
+/* All checks passed, the first device write is next: now the outputs are emptied. */
+static void output_begin(FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (!path || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (ftruncate(fileno(f), 0) < 0) {
+		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+}
+
+/* The run was refused: files it created go again, existing ones were not touched. */
+static void outputs_abandon(const struct outputs *dst, const struct options *o)
+{
+	if (dst->created_out)
+		unlink(o->out);
+	if (dst->created_plot)
+		unlink(o->plot);
+}
+
+/*
+ * Every output is a write path: -o, --plot, --backup and the standard
+ * streams must not be the device under test or anything it rests on.
+ */
+static void check_outputs(const struct options *o)
+{
+	const char *paths[] = { o->out, o->plot, o->backup };
+	const char *names[] = { "out", "plot", "backup" };
+	char what[PATH_MAX + 32], err[PATH_MAX * 2 + 128];
+	struct stat st, other;
+
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || stat(paths[i], &st) < 0)
+			continue;
+		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
+		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+			usage_error("%s; not writing to it", err);
+		for (int j = 0; j < i; j++)
+			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
+			    other.st_ino == st.st_ino)
+				usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
+	}
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < i; j++)
+			if (paths[i] && paths[j] && strcmp(paths[i], paths[j]) == 0)
+				usage_error("--%s=%s: the same file as --%s", names[i], paths[i], names[j]);
+	for (int fd = 1; fd <= 2; fd++) {
+		const char *name = fd == 1 ? "standard output" : "standard error";
+		if (fstat(fd, &st) < 0 || safety_check_output(name, &st, o->device, err, sizeof err) == 0)
+			continue;
+		if (fd == 2)	/* not one byte more onto it: the message goes nowhere */
+			_exit(EXIT_USAGE);
+		usage_error("%s (redirected with >); not writing to it", err);
+	}
 }
 
 static int close_output(FILE *f, const char *path)
@@ -551,12 +630,6 @@ static void verbose_summary(const struct dev *d)
 		d->bytes_discarded, fmt_time(t, d->device_ns));
 }
 
-/* Where results go; opened before any I/O so a bad path costs the card nothing. */
-struct outputs {
-	FILE *out;
-	FILE *plot;	/* NULL without --plot */
-};
-
 static int output_results(const struct options *o, const struct outputs *dst,
 			  const struct report *rep)
 {
@@ -593,9 +666,13 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	if (o->preserve) {
 		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
 			fprintf(stderr, "flashbench: --preserve: %s\n", err);
+			outputs_abandon(dst, o);
 			return 1;
 		}
 	}
+	output_begin(dst->out, o->out);
+	if (dst->plot)
+		output_begin(dst->plot, o->plot);
 	memset(&res, 0, sizeof res);
 	measure(d, o, &res, &rep);
 	if (output_results(o, dst, &rep) < 0)
@@ -637,6 +714,8 @@ int main(int argc, char **argv)
 
 	open_std_streams();
 	parse_args(&o, argc, argv);
+	if (o.action != ACT_ANALYZE)
+		check_outputs(&o);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
@@ -653,11 +732,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "flashbench: %s\n", note);
 	}
 
-	struct outputs dst = { .out = open_output(o.out), .plot = o.plot ? open_output(o.plot) : NULL };
+	struct outputs dst = { 0 };
+	dst.out = open_output(o.out, &dst.created_out);
+	dst.plot = o.plot ? open_output(o.plot, &dst.created_plot) : NULL;
 	int status;
 	if (o.action == ACT_AUTO) {
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
 					.max_write = o.max_write, .device_name = o.device };
+		output_begin(dst.out, o.out);
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;

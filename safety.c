@@ -642,12 +642,144 @@ int safety_check_write_target(const char *path, char *err, size_t n)
 				   minor(st.st_rdev), err, n);
 }
 
+/*
+ * Whether the block device major:minor rests on the regular file f: through
+ * its whole disk (for a partition), a loop device's backing file, or the
+ * devices under it (dm, md: sysfs "slaves"), a few levels deep.
+ */
+static bool rests_on_file(unsigned int major, unsigned int minor, const struct stat *f, int depth)
+{
+	char link[64], dir[PATH_MAX], path[PATH_MAX + 64], back[PATH_MAX];
+	struct stat b;
+	bool found = false;
+
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major, minor);
+	if (depth > 8 || !realpath(link, dir))
+		return false;
+	if (is_partition_dir(dir)) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return false;
+		*slash = '\0';		/* the whole disk */
+	}
+	snprintf(path, sizeof path, "%s/loop/backing_file", dir);
+	FILE *bf = fopen(path, "re");
+	if (bf) {
+		if (fgets(back, sizeof back, bf)) {
+			back[strcspn(back, "\n")] = '\0';
+			if (stat(back, &b) == 0)
+				found = S_ISREG(b.st_mode) ? b.st_dev == f->st_dev && b.st_ino == f->st_ino
+				      : S_ISBLK(b.st_mode) && rests_on_file(major(b.st_rdev),
+									    minor(b.st_rdev), f, depth + 1);
+		}
+		fclose(bf);
+	}
+	snprintf(path, sizeof path, "%s/slaves", dir);
+	DIR *d = found ? NULL : opendir(path);
+	struct dirent *e;
+	while (d && !found && (e = readdir(d))) {
+		unsigned int ma, mi;
+		if (e->d_name[0] == '.')
+			continue;
+		char slave[PATH_MAX + NAME_MAX + 16];
+		snprintf(slave, sizeof slave, "%s/slaves/%s", dir, e->d_name);
+		found = read_dev_numbers(slave, &ma, &mi) == 0 && rests_on_file(ma, mi, f, depth + 1);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int safety_check_output(const char *what, const struct stat *out, const char *device,
+			char *err, size_t n)
+{
+	struct stat dev;
+
+	if (S_ISBLK(out->st_mode)) {
+		snprintf(err, n, "%s is a block device: results are never written to one", what);
+		return -1;
+	}
+	if (!S_ISREG(out->st_mode) || !device || strncmp(device, "sim:", 4) == 0 ||
+	    stat(device, &dev) < 0)
+		return 0;
+	if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {
+		snprintf(err, n, "%s is %s, the device under test", what, device);
+		return -1;
+	}
+	if (S_ISBLK(dev.st_mode) && rests_on_file(major(dev.st_rdev), minor(dev.st_rdev), out, 0)) {
+		snprintf(err, n, "%s backs %s, the device under test", what, device);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether process pid has the block device rdev open; its command into comm. */
+static bool process_has_open(const char *pid, dev_t rdev, char *comm, size_t n)
+{
+	char dir[NAME_MAX + 16], path[2 * NAME_MAX + 32];
+	DIR *d;
+	struct dirent *e;
+	bool found = false;
+
+	snprintf(dir, sizeof dir, "/proc/%s/fd", pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		found = stat(path, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == rdev;
+	}
+	closedir(d);
+	if (found) {
+		snprintf(path, sizeof path, "/proc/%s/comm", pid);
+		FILE *f = fopen(path, "re");
+		comm[0] = '\0';
+		if (f) {
+			if (fgets(comm, (int)n, f))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(f);
+		}
+	}
+	return found;
+}
+
+/* The first other process with the device open: its pid and command; false if none seen. */
+static bool find_opener(const char *path, char *who, size_t n)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	char comm[64];
+	bool found = false;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) || !(d = opendir("/proc")))
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
+			continue;
+		if (process_has_open(e->d_name, st.st_rdev, comm, sizeof comm)) {
+			snprintf(who, n, "process %s (%s)", e->d_name, comm[0] ? comm : "?");
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 void safety_explain_busy(const char *path, char *msg, size_t n)
 {
+	char who[NAME_MAX + 96];
+
 	if (safety_check_write_target(path, msg, n) < 0)
 		return;
-	snprintf(msg, n, "%s is busy: something else has it open exclusively "
-		 "(a mount in another namespace, or another program)" REFUSAL, path);
+	if (find_opener(path, who, sizeof who))
+		snprintf(msg, n, "%s is busy: %s has it open exclusively" REFUSAL, path, who);
+	else
+		snprintf(msg, n, "%s is busy: something else has it open exclusively "
+			 "(a mount in another namespace, or another program)" REFUSAL, path);
 }
 
 /* ---------------------------------------------------------------- --preserve */
