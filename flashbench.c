@@ -297,10 +297,10 @@ static int first_given(const struct options *o, const int *codes)
 	return 0;
 }
 
-/* Test parameters --auto chooses itself, and those that only a test uses. */
+/* Test parameters --auto chooses itself; all of them, for what runs no test. */
 static const int auto_chooses[] = { 'b', 'e', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
 				    OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER, 0 };
-static const int test_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+static const int all_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
 				   OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER,
 				   OPT_ON_ERROR, 0 };
 
@@ -314,7 +314,7 @@ static void check_not_honoured(const struct options *o)
 	if (o->force && o->action != ACT_RESTORE)
 		usage_error("--force: only with --restore");
 	int c = first_given(o, o->action == ACT_AUTO ? auto_chooses :
-			    o->action == ACT_ANALYZE || o->action == ACT_RESTORE ? test_params : NULL);
+			    o->action == ACT_ANALYZE || o->action == ACT_RESTORE ? all_params : NULL);
 	if (c)
 		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
 			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" : "runs no test");
@@ -531,7 +531,7 @@ static void check_outputs(const struct options *o)
 			continue;
 		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
 		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
-			usage_error("%s; not writing to it", err);
+			usage_error("%s", err);
 		for (int j = 0; j < i; j++)
 			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
 			    other.st_ino == st.st_ino)
@@ -547,7 +547,7 @@ static void check_outputs(const struct options *o)
 			continue;
 		if (fd == 2)	/* not one byte more onto it: the message goes nowhere */
 			_exit(EXIT_USAGE);
-		usage_error("%s (redirected with >); not writing to it", err);
+		usage_error("%s", err);
 	}
 }
 

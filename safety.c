@@ -696,21 +696,26 @@ int safety_check_output(const char *what, const struct stat *out, const char *de
 	struct stat dev;
 
 	if (S_ISBLK(out->st_mode)) {
-		snprintf(err, n, "%s is a block device: results are never written to one", what);
+		snprintf(err, n, "%s is a block device: results are never written to one" REFUSAL,
+			 what);
 		return -1;
 	}
-	if (!S_ISREG(out->st_mode) || !device || strncmp(device, "sim:", 4) == 0 ||
-	    stat(device, &dev) < 0)
+	if (!S_ISREG(out->st_mode))
 		return 0;
-	if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {
-		snprintf(err, n, "%s is %s, the device under test", what, device);
-		return -1;
+	if (device && strncmp(device, "sim:", 4) != 0 && stat(device, &dev) == 0) {
+		if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {
+			snprintf(err, n, "%s is %s, the device under test" REFUSAL, what, device);
+			return -1;
+		}
+		if (S_ISBLK(dev.st_mode) &&
+		    rests_on_file(major(dev.st_rdev), minor(dev.st_rdev), out, 0)) {
+			snprintf(err, n, "%s backs %s, the device under test" REFUSAL, what, device);
+			return -1;
+		}
 	}
-	if (S_ISBLK(dev.st_mode) && rests_on_file(major(dev.st_rdev), minor(dev.st_rdev), out, 0)) {
-		snprintf(err, n, "%s backs %s, the device under test", what, device);
-		return -1;
-	}
-	return 0;
+	/* nor onto what backs another loop device: a filesystem on it, say */
+	struct loop_match lm = { .file = out };
+	return check_loop_backing(&safety_system_sources, what, &lm, err, n);
 }
 
 /* Whether process pid has the block device rdev open; its command into comm. */

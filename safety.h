@@ -19,8 +19,9 @@ int safety_check_write_target(const char *path, char *err, size_t n);
 /*
  * An output (what: "--out=FILE", "standard output", ...; out: its stat)
  * must not land on the device under test: -1 with a message when it is a
- * block device, the device itself, or a file the device rests on (a loop
- * device's backing file, through partitions, loops and dm/md). 0 otherwise.
+ * block device, the device itself, a file the device rests on (a loop
+ * device's backing file, through partitions, loops and dm/md), or a file
+ * backing any other loop device. 0 otherwise.
  */
 struct stat;
 int safety_check_output(const char *what, const struct stat *out, const char *device,

@@ -4,6 +4,7 @@
 # on L, or on the image file itself, is refused naming L2 and its mount point,
 # and nothing changes. With L2 detached, a write on the image file is still
 # refused naming L (a write under an attached loop device corrupts it).
+# The image is no output file either (-o), whatever the device under test.
 . "$(dirname "$0")/../lib.sh"
 need_root
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
@@ -37,6 +38,11 @@ expect_err "mounted on $T/mnt"
 # reading is fine
 run "$FB" -a -c 1 "$img"
 expect_rc 0
+# nor is it an output of any test, even one on another device
+run "$FB" -a -c 1 -o "$img" sim:sdhc-good
+expect_rc 2
+expect_err "^flashbench: --out=$img backs the loop device $l: $l backs the loop device $l2: $l2 is mounted on $T/mnt; not writing to it$"
+[ "$(md5sum < "$img")" = "$before" ] || fail "-o changed $img"
 
 umount "$T/mnt"
 losetup -d "$l2"
