@@ -1387,7 +1387,7 @@ static void restore_and_say(void)
 
 static void on_stop_signal(int sig)
 {
-	static volatile sig_atomic_t in_handler_restore;
+	static volatile sig_atomic_t in_handler_restore, told_still_restoring;
 	int saved_errno = errno;	/* the interrupted code may be about to read it */
 
 	if (!first_signal) {
@@ -1400,7 +1400,9 @@ static void on_stop_signal(int sig)
 	}
 	if (in_handler_restore || exit_after_restore) {
 		/* cutting a restore short would leave the device half old, half test data */
-		say("flashbench: still restoring the preserved data; exiting when it is done\n");
+		if (!told_still_restoring)
+			say("flashbench: still restoring the preserved data; exiting when it is done\n");
+		told_still_restoring = 1;
 		errno = saved_errno;
 		return;
 	}
