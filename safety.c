@@ -1280,6 +1280,23 @@ static int check_spans(const struct dev *d, const struct span *spans, int nspans
 	return 0;
 }
 
+static bool backup_restorable(const char *file, char *device, size_t n);
+
+/* Why --backup=FILE could not be created; for an existing file, advice that works. */
+static void explain_backup_open(const char *path, int e, char *err, size_t n)
+{
+	char from[PATH_MAX];
+
+	if (e != EEXIST)
+		snprintf(err, n, "--backup=%s: %s", path, strerror(e));
+	else if (backup_restorable(path, from, sizeof from))
+		snprintf(err, n, "--backup=%s: exists, a backup of %s from an earlier run: put it "
+			 "back with flashbench --restore %s %s, or remove it", path, from, path, from);
+	else
+		snprintf(err, n, "--backup=%s: exists, and is no backup --restore would take: "
+			 "choose another name", path);
+}
+
 int preserve_save(struct dev *d, const struct span *spans, int nspans, const char *backup_path,
 		  char *err, size_t n)
 {
@@ -1320,10 +1337,7 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		snprintf(pv.backup_path, sizeof pv.backup_path, "%s", backup_path);
 		pv.backup_fd = open(backup_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (pv.backup_fd < 0) {
-			int e = errno;
-			snprintf(err, n, "--backup=%s: %s%s", backup_path, strerror(e),
-				 e == EEXIST ? " (an earlier backup? restore it with flashbench "
-					       "--restore FILE DEV, or remove it)" : "");
+			explain_backup_open(backup_path, errno, err, n);
 			goto fail;
 		}
 		if (write_backup(d, pv.backup_fd, backup_path, err, n) < 0) {
@@ -1526,6 +1540,27 @@ static bool same_device_path(const char *a, const char *b)
 	if (realpath(a, ra) && realpath(b, rb))
 		return strcmp(ra, rb) == 0;
 	return strcmp(a, b) == 0;
+}
+
+/* Whether --restore would take file (header and checksum good); the device it names. */
+static bool backup_restorable(const char *file, char *device, size_t n)
+{
+	struct backup_header *h = calloc(1, sizeof *h);
+	FILE *f = fopen(file, "re");
+	void *buf = malloc(CHUNK);
+	int bad_line;
+	bool ok = h && f && buf && parse_backup_header(f, h, &bad_line) == 0 &&
+		  verify_backup_data(fileno(f), h, buf) == 0;
+
+	if (ok)
+		copy_str(device, n, h->device);
+	if (f)
+		fclose(f);
+	if (h)
+		free(h->spans);
+	free(h);
+	free(buf);
+	return ok;
 }
 
 static int restore_checks(const char *file, const char *device, const struct dev *d,

@@ -392,7 +392,8 @@ static void test_preserve_to_backup_file(void)
 	/* an existing backup is never overwritten */
 	copy_file(kept, bk);
 	CHECK(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err) == -1);
-	CHECK(strstr(err, "File exists") != NULL);
+	CHECK(strstr(err, "exists, a backup of ") != NULL);
+	CHECK(strstr(err, "put it back with flashbench --restore ") != NULL);
 	CHECK(!preserve_active());
 
 	/* the process "died": --restore finishes the job */

@@ -12,7 +12,7 @@ echo "an earlier backup" > "$T/saved"
 
 run "$FB" -O --preserve --backup="$T/saved" -e 1M -o "$T/out.txt" --plot="$T/plot.svg" "$img"
 expect_rc 1
-expect_err "backup=$T/saved: File exists"
+expect_err "backup=$T/saved: exists, and is no backup --restore would take: choose another name$"
 [ "$(cat "$T/out.txt")" = "earlier results" ] || fail "-o file emptied by a refused run"
 [ "$(cat "$T/plot.svg")" = "<svg/>" ] || fail "--plot file emptied by a refused run"
 [ "$(md5sum < "$img")" = "$before" ] || fail "image changed"
