@@ -1545,6 +1545,10 @@ static bool same_device_path(const char *a, const char *b)
 /* Whether --restore would take file (header and checksum good); the device it names. */
 static bool backup_restorable(const char *file, char *device, size_t n)
 {
+	struct stat st;
+
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;	/* a FIFO or a tty could block the read */
 	struct backup_header *h = calloc(1, sizeof *h);
 	FILE *f = fopen(file, "re");
 	void *buf = malloc(CHUNK);
@@ -1620,9 +1624,14 @@ static int open_restore_target(const char *device, struct dev *d)
 
 static int read_backup(const char *file, struct backup_header *h, int *fd)
 {
-	FILE *f = fopen(file, "re");
+	struct stat st;
 	int bad_line = 0, e;
 
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {	/* a FIFO would block, a pipe no pread */
+		fprintf(stderr, "flashbench: --restore: %s: not a regular file\n", file);
+		return 2;
+	}
+	FILE *f = fopen(file, "re");
 	if (!f) {
 		fprintf(stderr, "flashbench: --restore: %s: %s\n", file, strerror(errno));
 		return 2;
