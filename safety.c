@@ -487,9 +487,28 @@ static bool is_read_only(const struct member *m)
 struct loop_match {
 	const struct stat *file;	/* a regular file target, or NULL */
 	const struct family *fam;	/* a block device target and its family, or NULL */
-	char name[NAME_MAX + 1];	/* the loop device found */
+	const char *shared;		/* the target's own backing file: skip the target, */
+	unsigned int self_major, self_minor;	/* and only loops in use matter */
+	/* found: */
+	char name[NAME_MAX + 1];
 	unsigned int major, minor;
+	bool in_use;
+	char why[PATH_MAX + 256];	/* what uses it */
 };
+
+static int loop_depth;	/* loops over loops: checked a few levels deep, never in a cycle */
+
+/* Whether the loop device found is mounted, held, ...: the reason into lm->why. */
+static void note_loop_use(const struct safety_sources *src, struct loop_match *lm)
+{
+	char loopdev[NAME_MAX + 8];
+
+	snprintf(loopdev, sizeof loopdev, "/dev/%s", lm->name);
+	loop_depth++;
+	lm->in_use = safety_check_device(src, loopdev, lm->major, lm->minor, lm->why,
+					 sizeof lm->why) < 0;
+	loop_depth--;
+}
 
 static bool backing_matches(const struct loop_match *lm, const struct stat *b)
 {
@@ -506,8 +525,9 @@ static bool backing_matches(const struct loop_match *lm, const struct stat *b)
 }
 
 /* The first attached loop device of sysblock whose backing file is the target. */
-static bool find_loop_over(const char *sysblock, struct loop_match *lm)
+static bool find_loop_over(const struct safety_sources *src, struct loop_match *lm)
 {
+	const char *sysblock = src->sysblock;
 	DIR *d = opendir(sysblock);
 	struct dirent *e;
 	bool found = false;
@@ -530,35 +550,63 @@ static bool find_loop_over(const char *sysblock, struct loop_match *lm)
 		if (!ok || stat(back, &b) < 0 || !backing_matches(lm, &b))
 			continue;
 		snprintf(path, sizeof path, "%s/%s", sysblock, e->d_name);
-		if (read_dev_numbers(path, &lm->major, &lm->minor) < 0)
+		if (read_dev_numbers(path, &lm->major, &lm->minor) < 0 ||
+		    (lm->shared && lm->major == lm->self_major && lm->minor == lm->self_minor))
 			continue;
 		snprintf(lm->name, sizeof lm->name, "%s", e->d_name);
-		found = true;
+		note_loop_use(src, lm);
+		found = lm->in_use || !lm->shared;
 	}
 	closedir(d);
 	return found;
 }
 
-static int loop_depth;	/* loops over loops: checked a few levels deep, never in a cycle */
-
 /* -1 with a message naming the loop device (and its mount) when who backs one. */
 static int check_loop_backing(const struct safety_sources *src, const char *who,
 			      struct loop_match *lm, char *err, size_t n)
 {
-	char loopdev[NAME_MAX + 8], why[PATH_MAX + 256];
+	char loopdev[NAME_MAX + 8];
 
-	if (loop_depth > 4 || !find_loop_over(src->sysblock, lm))
+	if (loop_depth > 4 || !find_loop_over(src, lm))
 		return 0;
 	snprintf(loopdev, sizeof loopdev, "/dev/%s", lm->name);
-	loop_depth++;
-	int r = safety_check_device(src, loopdev, lm->major, lm->minor, why, sizeof why);
-	loop_depth--;
-	if (r < 0)
-		snprintf(err, n, "%s backs the loop device %s: %s", who, loopdev, why);
+	if (lm->shared)
+		snprintf(err, n, "%s shares its backing file %s with the loop device %s: %s", who,
+			 lm->shared, loopdev, lm->why);
+	else if (lm->in_use)
+		snprintf(err, n, "%s backs the loop device %s: %s", who, loopdev, lm->why);
 	else
 		snprintf(err, n, "%s backs the loop device %s (losetup -d %s detaches it)" REFUSAL,
 			 who, loopdev, loopdev);
 	return -1;
+}
+
+/*
+ * A loop device target (or a partition of one) and another loop device in
+ * use over the same file: writing the one corrupts the other.
+ */
+static int check_shared_backing(const struct safety_sources *src, const char *name,
+				const struct family *fam, char *err, size_t n)
+{
+	const struct member *disk = fam->have_parent ? &fam->parent : &fam->m[0];
+	char path[PATH_MAX + 32], back[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (!disk->dir[0])
+		return 0;
+	snprintf(path, sizeof path, "%s/loop/backing_file", disk->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	bool ok = fgets(back, sizeof back, f) != NULL;
+	fclose(f);
+	back[strcspn(back, "\n")] = '\0';
+	if (!ok || stat(back, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	struct loop_match lm = { .file = &st, .shared = back, .self_major = disk->major,
+				 .self_minor = disk->minor };
+	return check_loop_backing(src, name, &lm, err, n);
 }
 
 static int check_use(const struct safety_sources *src, const char *name,
@@ -595,7 +643,9 @@ static int check_use(const struct safety_sources *src, const char *name,
 		}
 	}
 	struct loop_match lm = { .fam = fam };
-	return check_loop_backing(src, name, &lm, err, n);
+	if (check_loop_backing(src, name, &lm, err, n) < 0)
+		return -1;
+	return check_shared_backing(src, name, fam, err, n);
 }
 
 int safety_check_device(const struct safety_sources *src, const char *name,

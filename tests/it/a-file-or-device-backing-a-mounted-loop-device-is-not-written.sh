@@ -2,7 +2,8 @@
 # The kernel reports no holder for what backs a loop device. A loop device L
 # over an image file, a second loop L2 over L with a mounted ext4: a write test
 # on L, or on the image file itself, is refused naming L2 and its mount point,
-# and nothing changes. With L2 detached, a write on the image file is still
+# and nothing changes; so is a write on L while another loop device over the
+# same image is mounted. With those detached, a write on the image file is still
 # refused naming L (a write under an attached loop device corrupts it).
 # The image is no output file either (-o), whatever the device under test.
 . "$(dirname "$0")/../lib.sh"
@@ -46,6 +47,15 @@ expect_err "^flashbench: --out=$img backs the loop device $l: $l backs the loop 
 
 umount "$T/mnt"
 losetup -d "$l2"
+# another loop device over the same image, mounted: L shares its backing file
+l4=$(make_loop "$img")
+mount -o ro "$l4" "$T/mnt" 2>/dev/null || fail "cannot mount the image through $l4"
+run "$FB" -O --offset=0 -e 1M "$l"
+expect_rc 1
+expect_err "^flashbench: $l shares its backing file $img with the loop device $l4: $l4 is mounted on $T/mnt; not writing to it$"
+[ "$(md5sum < "$img")" = "$before" ] || fail "$l changed $img"
+umount "$T/mnt"
+losetup -d "$l4"
 run "$FB" -O --offset=0 -e 1M "$img"
 expect_rc 1
 expect_err "^flashbench: $img backs the loop device $l \(losetup -d $l detaches it\); not writing to it$"

@@ -21,14 +21,9 @@ c=$(make_loop "$T/c.img")
 a2=$(make_loop "$T/a.img")
 
 # a backup that stays behind: flashbench killed mid-test (a finished run removes it)
-w0=$(sectors_written "$a")	# a reused loop device keeps its counts
 "$FB" -O --preserve --backup="$T/saved" -e 4M -b 4K --offset=8M "$a" >/dev/null 2>"$T/err" &
 pid=$!
-for _ in $(seq 1 500); do
-	[ "$(sectors_written "$a")" -gt "$w0" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.01
-done
+wait_for_writes "$a" "$pid"
 kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
 { wait "$pid"; } 2>/dev/null
 grep -aqx end "$T/saved" || fail "no complete backup in $T/saved: $(cat "$T/err")"
