@@ -26,6 +26,14 @@ static int open_sim(struct dev *d, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+static void not_a_disk(const char *path, mode_t mode, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: not a block device or regular file (%s)", path,
+		 S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" :
+		 S_ISCHR(mode) ? "a character device" : S_ISSOCK(mode) ? "a socket" :
+		 "another kind of file");
+}
+
 static int probe_geometry(struct dev *d, char *err, size_t errlen)
 {
 	struct stat st;
@@ -49,7 +57,7 @@ static int probe_geometry(struct dev *d, char *err, size_t errlen)
 		d->lbs = 512;
 		d->pbs = st.st_blksize > 0 ? (unsigned int)st.st_blksize : 512;
 	} else {
-		snprintf(err, errlen, "%s: not a block device or regular file", d->path);
+		not_a_disk(d->path, st.st_mode, err, errlen);
 		return -ENODEV;
 	}
 	return 0;
@@ -68,18 +76,25 @@ int dev_open(struct dev *d, const char *path, unsigned int flags, char *err, siz
 
 	int oflags = O_DIRECT | O_CLOEXEC;
 	oflags |= (flags & DEV_WRITE) ? O_RDWR | O_SYNC : O_RDONLY;
-	if (flags & DEV_EXCL) {
-		struct stat st;
-		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+			not_a_disk(path, st.st_mode, err, errlen);
+			return -ENODEV;
+		}
+		if ((flags & DEV_EXCL) && S_ISBLK(st.st_mode))
 			oflags |= O_EXCL;
 	}
-	d->fd = open(path, oflags);
+	/* O_NONBLOCK: a FIFO or a tty must not hang open(); dropped once it is a disk or file */
+	d->fd = open(path, oflags | O_NONBLOCK);
 	if (d->fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	int r = probe_geometry(d, err, errlen);
+	if (r == 0 && fcntl(d->fd, F_SETFL, oflags & ~(O_CLOEXEC | O_EXCL)) < 0)
+		r = -errno;
 	if (r < 0) {
 		if (!err[0])
 			snprintf(err, errlen, "%s: %s", path, strerror(-r));

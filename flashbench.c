@@ -1,11 +1,15 @@
 /* flashbench: options and dispatch. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "capacity.h"
@@ -21,6 +25,13 @@
 enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
 	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE, ACT_CAPACITY };
 
+enum long_only {
+	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
+	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
+	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT, OPT_FORCE,
+	OPT_CAPACITY, OPT_LAST
+};
+
 struct options {
 	enum action action;
 	const char *action_opt;		/* the option that chose it, for messages */
@@ -31,9 +42,11 @@ struct options {
 	const char *backup;
 	const char *analyze_file;
 	const char *restore_file;
-	bool json, verbose, preserve, destructive;
+	bool json, verbose, preserve, destructive, force;
 	uint64_t discard_off, discard_len;
 	uint64_t max_write;
+	bool max_write_set;
+	const char *given[OPT_LAST];	/* by option code: its value ("" for a flag) if given */
 };
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -83,15 +96,17 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --scatter-span=N      blocks between --scatter offsets (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
 	       "      --destructive         let --auto run its write tests\n"
-	       "      --max-write=SIZE      cap on bytes --auto may write (default: 1024 erase\n"
-	       "                            blocks, at least 1GiB)\n"
+	       "      --max-write=SIZE      cap on bytes --auto --destructive may write, more\n"
+	       "                            than 0 (default: 1024 erase blocks, at least 1GiB)\n"
 	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"
 	       "                            continue for reads)\n"
 	       "\n"
 	       "Safety:\n"
 	       "      --preserve            save what a write test overwrites, restore it after\n"
 	       "      --backup=FILE         with --preserve or --capacity: keep the saved data\n"
-	       "                            in FILE instead of memory\n"
+	       "                            in FILE (removed once restored and verified)\n"
+	       "      --force               with --restore: restore onto another device or path\n"
+	       "                            of the same size than the backup was taken from\n"
 	       "\n"
 	       "Output:\n"
 	       "  -o, --out=FILE            write results to FILE instead of standard output\n"
@@ -111,12 +126,6 @@ static void __attribute__((noreturn)) usage(void)
 	       sim_help());
 	exit(0);
 }
-
-enum long_only {
-	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
-	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
-	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT, OPT_CAPACITY,
-};
 
 static const struct option long_options[] = {
 	{ "align", no_argument, NULL, 'a' },
@@ -145,6 +154,7 @@ static const struct option long_options[] = {
 	{ "max-write", required_argument, NULL, OPT_MAX_WRITE },
 	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 	{ "preserve", no_argument, NULL, OPT_PRESERVE },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "backup", required_argument, NULL, OPT_BACKUP },
 	{ "out", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -199,16 +209,32 @@ static void parse_discard(struct options *o, const char *s)
 		usage_error("--discard=%s: expected OFFSET:LENGTH, e.g. 16M:4M", s);
 	memcpy(off, s, (size_t)(colon - s));
 	off[colon - s] = '\0';
+	if (o->action == ACT_DISCARD)
+		usage_error("--discard=%s: only one range at a time (already --discard=%" PRIu64 ":%"
+			    PRIu64 ")", s, o->discard_off, o->discard_len);
 	if (parse_size(off, &o->discard_off) < 0 || parse_size(colon + 1, &o->discard_len) < 0 ||
 	    o->discard_len == 0)
 		usage_error("--discard=%s: expected OFFSET:LENGTH with sizes, LENGTH not 0", s);
 	set_action(o, ACT_DISCARD, "discard");
 }
 
+/* A file name option: given once, not empty (else the first would be ignored). */
+static const char *path_arg(int c, const char *prev, const char *s)
+{
+	if (!*s)
+		usage_error("--%s='': needs a file name", option_name(c));
+	if (prev)
+		usage_error("--%s=%s: given twice (already --%s=%s)", option_name(c), s,
+			    option_name(c), prev);
+	return s;
+}
+
 static void parse_option(struct options *o, int c, const char *arg)
 {
 	struct params *p = &o->p;
 
+	if (c >= 0 && c < OPT_LAST)
+		o->given[c] = arg ? arg : "";
 	switch (c) {
 	case 'a': set_action(o, ACT_ALIGN, "align"); break;
 	case 'O': set_action(o, ACT_OPEN_AU, "open-au"); break;
@@ -219,8 +245,14 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_AUTO: set_action(o, ACT_AUTO, "auto"); break;
 	case OPT_CAPACITY: set_action(o, ACT_CAPACITY, "capacity"); break;
 	case OPT_DISCARD: parse_discard(o, arg); break;
-	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
-	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
+	case OPT_ANALYZE:
+		o->analyze_file = path_arg(c, o->analyze_file, arg);
+		set_action(o, ACT_ANALYZE, "analyze");
+		break;
+	case OPT_RESTORE:
+		o->restore_file = path_arg(c, o->restore_file, arg);
+		set_action(o, ACT_RESTORE, "restore");
+		break;
 	case 'b': p->blocksize = size_arg(c, arg); break;
 	case 'e': p->erasesize = size_arg(c, arg); break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
@@ -232,7 +264,14 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_SCATTER_SPAN: p->scatter_span = number_arg(c, arg, 1, 1 << 20); break;
 	case OPT_INTERVAL_ORDER: p->interval_order = number_arg(c, arg, 1, 24); break;
 	case OPT_DESTRUCTIVE: o->destructive = true; break;
-	case OPT_MAX_WRITE: o->max_write = size_arg(c, arg); break;
+	case OPT_MAX_WRITE:
+		o->max_write = size_arg(c, arg);
+		o->max_write_set = true;
+		if (o->max_write == 0)
+			usage_error("--max-write=%s: must be more than 0 (leave it out for the default)",
+				    arg);
+		break;
+	case OPT_FORCE: o->force = true; break;
 	case OPT_ON_ERROR:
 		if (strcmp(arg, "stop") == 0)
 			p->on_read_error = p->on_write_error = VM_ERR_STOP;
@@ -242,29 +281,66 @@ static void parse_option(struct options *o, int c, const char *arg)
 			usage_error("--on-error=%s: must be 'stop' or 'continue'", arg);
 		break;
 	case OPT_PRESERVE: o->preserve = true; break;
-	case OPT_BACKUP: o->backup = arg; break;
-	case 'o': o->out = arg; break;
+	case OPT_BACKUP: o->backup = path_arg(c, o->backup, arg); break;
+	case 'o': o->out = path_arg(c, o->out, arg); break;
 	case OPT_JSON: o->json = true; break;
-	case OPT_PLOT: o->plot = arg; break;
+	case OPT_PLOT: o->plot = path_arg(c, o->plot, arg); break;
 	case 'v': o->verbose = true; break;
 	case 'h': usage();
 	case 'V': printf("flashbench %s\n", FB_VERSION); exit(0);
 	}
 }
 
-/* --capacity has no parameters: refuse the ones it would ignore. */
-static void check_capacity_args(const struct options *o)
-{
-	struct params def;
+static bool action_writes(const struct options *o);
 
-	params_defaults(&def);
-	if (memcmp(&def, &o->p, sizeof def) != 0)
-		usage_error("--capacity: takes no test parameters (-b, -e, -c, -r, --offset, "
-			    "--on-error, ...)");
-	if (o->plot)
-		usage_error("--plot=%s: the --capacity test has nothing to plot", o->plot);
-	if (o->max_write)
-		usage_error("--max-write: only means something with --auto");
+/* The first of the test parameters in codes (0-terminated) given, or 0. */
+static int first_given(const struct options *o, const int *codes)
+{
+	for (; codes && *codes; codes++)
+		if (o->given[*codes])
+			return *codes;
+	return 0;
+}
+
+/* Test parameters --auto chooses itself; all of them, for what runs no test. */
+static const int auto_chooses[] = { 'b', 'e', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+				    OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER, 0 };
+static const int all_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+				   OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER,
+				   OPT_ON_ERROR, 0 };
+
+/* Options the chosen action would not honour: refused, never ignored. */
+static void check_not_honoured(const struct options *o)
+{
+	const char *a = o->action_opt;
+
+	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive))
+		usage_error("--max-write=%" PRIu64 ": only with --auto --destructive", o->max_write);
+	if (o->force && o->action != ACT_RESTORE)
+		usage_error("--force: only with --restore");
+	bool takes_none = o->action == ACT_ANALYZE || o->action == ACT_RESTORE ||
+			  o->action == ACT_CAPACITY;
+	int c = first_given(o, o->action == ACT_AUTO ? auto_chooses : takes_none ? all_params : NULL);
+	if (c)
+		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
+			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" :
+			    o->action == ACT_CAPACITY ? "takes no test parameters" : "runs no test");
+	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
+		if (o->out || o->plot || o->preserve || (o->action == ACT_RESTORE && o->json))
+			usage_error("--%s: takes no %s", a,
+				    o->out ? "--out" : o->plot ? "--plot" :
+				    o->preserve ? "--preserve" : "--json");
+		return;
+	}
+	/*
+	 * --auto --destructive writes in many places, up to --max-write bytes
+	 * over many runs: no single saved copy covers that, so it is refused.
+	 */
+	if (o->preserve && o->action == ACT_AUTO)
+		usage_error("--preserve: not with --auto (its write phase writes up to --max-write "
+			    "bytes all over the card); back the card up first, e.g. with dd");
+	if (o->preserve && !action_writes(o))
+		usage_error("--preserve: --%s writes nothing", a);
 }
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -289,6 +365,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (o->action == ACT_ANALYZE) {
 		if (rest > 0)
 			usage_error("--analyze=%s: takes no device (got '%s')", o->analyze_file, argv[optind]);
+		check_not_honoured(o);
 		return;
 	}
 	if (rest == 0)
@@ -296,19 +373,21 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (rest > 1)
 		usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
 	o->device = argv[optind];
+	if (!*o->device)
+		usage_error("'': an empty device name");
 	if (o->action == ACT_NONE)
 		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity or --auto",
 			    o->device);
 	if (o->destructive && o->action != ACT_AUTO)
 		usage_error("--destructive: only means something with --auto");
-	if (o->action == ACT_CAPACITY)
-		check_capacity_args(o);
 	if (o->backup && !o->preserve && o->action != ACT_CAPACITY)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
-	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
+	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO ||
+			o->action == ACT_CAPACITY))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
+	check_not_honoured(o);
 }
 
 static bool action_writes(const struct options *o)
@@ -392,16 +471,93 @@ static int write_spans(const struct dev *d, const struct options *o, struct span
 	}
 }
 
-static FILE *open_output(const char *path)
+/* Where results go; opened before any I/O so a bad path costs the card nothing. */
+struct outputs {
+	FILE *out;
+	FILE *plot;	/* NULL without --plot */
+	bool created_out, created_plot;	/* by us: removed again if the run is refused */
+};
+
+/*
+ * Opened without truncating: a run refused after this (a --backup that
+ * exists, say) leaves an existing file as it was; output_begin() empties it.
+ */
+static FILE *open_output(const char *path, bool *created)
 {
+	int fd;
+
+	*created = false;
 	if (!path)
 		return stdout;
-	FILE *f = fopen(path, "w");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		*created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
 	return f;
+}
+
+/* All checks passed, the first device write is next: now the outputs are emptied. */
+static void output_begin(FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (!path || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (ftruncate(fileno(f), 0) < 0) {
+		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+}
+
+/* The run was refused: files it created go again, existing ones were not touched. */
+static void outputs_abandon(const struct outputs *dst, const struct options *o)
+{
+	if (dst->created_out)
+		unlink(o->out);
+	if (dst->created_plot)
+		unlink(o->plot);
+}
+
+/*
+ * Every output is a write path: -o, --plot, --backup and the standard
+ * streams must not be the device under test or anything it rests on.
+ */
+static void check_outputs(const struct options *o)
+{
+	const char *paths[] = { o->out, o->plot, o->backup };
+	const char *names[] = { "out", "plot", "backup" };
+	char what[PATH_MAX + 32], err[PATH_MAX * 2 + 128];
+	struct stat st, other;
+
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || stat(paths[i], &st) < 0)
+			continue;
+		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
+		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+			usage_error("%s", err);
+		for (int j = 0; j < i; j++)
+			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
+			    other.st_ino == st.st_ino)
+				usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
+	}
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < i; j++)
+			if (paths[i] && paths[j] && strcmp(paths[i], paths[j]) == 0)
+				usage_error("--%s=%s: the same file as --%s", names[i], paths[i], names[j]);
+	for (int fd = 1; fd <= 2; fd++) {
+		const char *name = fd == 1 ? "standard output" : "standard error";
+		if (fstat(fd, &st) < 0 || safety_check_output(name, &st, o->device, err, sizeof err) == 0)
+			continue;
+		if (fd == 2)	/* not one byte more onto it: the message goes nowhere */
+			_exit(EXIT_USAGE);
+		usage_error("%s", err);
+	}
 }
 
 static int close_output(FILE *f, const char *path)
@@ -483,12 +639,6 @@ static void verbose_summary(const struct dev *d)
 		d->bytes_discarded, fmt_time(t, d->device_ns));
 }
 
-/* Where results go; opened before any I/O so a bad path costs the card nothing. */
-struct outputs {
-	FILE *out;
-	FILE *plot;	/* NULL without --plot */
-};
-
 static int output_results(const struct options *o, const struct outputs *dst,
 			  const struct report *rep)
 {
@@ -525,9 +675,13 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	if (o->preserve) {
 		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
 			fprintf(stderr, "flashbench: --preserve: %s\n", err);
+			outputs_abandon(dst, o);
 			return 1;
 		}
 	}
+	output_begin(dst->out, o->out);
+	if (dst->plot)
+		output_begin(dst->plot, o->plot);
 	memset(&res, 0, sizeof res);
 	measure(d, o, &res, &rep);
 	if (output_results(o, dst, &rep) < 0)
@@ -538,6 +692,9 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
 		fprintf(stderr, "flashbench: --preserve: %s\n", err);
 		status = 1;
+	} else if (o->verbose && o->backup && preserve_backup_removed()) {
+		fprintf(stderr, "flashbench: --backup=%s: restored and verified, so removed\n",
+			o->backup);
 	}
 	free_results(&res);
 	int sig = safety_exit_status_for_signal();
@@ -565,16 +722,34 @@ static int run_capacity(struct dev *d, const struct options *o, const struct out
 	return sig ? sig : status;
 }
 
+/*
+ * A closed standard stream would be reused by the next open(): the device
+ * would become fd 1 and results would land at its offset 0.
+ */
+static void open_std_streams(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (n != fd)
+			_exit(1);	/* nowhere to say so, and nothing opened yet */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct dev d;
 
+	open_std_streams();
 	parse_args(&o, argc, argv);
+	if (o.action != ACT_ANALYZE)
+		check_outputs(&o);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
-		return restore_command(o.restore_file, o.device);
+		return restore_command_opts(o.restore_file, o.device, o.force);
 
 	open_device(&d, &o);
 	check_against_device(&d, &o);
@@ -587,11 +762,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "flashbench: %s\n", note);
 	}
 
-	struct outputs dst = { .out = open_output(o.out), .plot = o.plot ? open_output(o.plot) : NULL };
+	struct outputs dst = { 0 };
+	dst.out = open_output(o.out, &dst.created_out);
+	dst.plot = o.plot ? open_output(o.plot, &dst.created_plot) : NULL;
 	int status;
 	if (o.action == ACT_AUTO) {
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
 					.max_write = o.max_write, .device_name = o.device };
+		output_begin(dst.out, o.out);
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;

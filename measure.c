@@ -48,7 +48,25 @@ static int check_io_size(const struct dev *d, const char *opt, uint64_t v, char 
 	if (v % d->lbs)
 		return fail(err, n, "%s=%" PRIu64 ": not a multiple of the logical block size (%u) of %s",
 			    opt, v, d->lbs, d->path);
+	if (v > d->size) {
+		char a[FMT_BUF];
+		return fail(err, n, "%s=%" PRIu64 ": larger than %s (%s)", opt, v, d->path,
+			    fmt_size(a, d->size));
+	}
 	return 0;
+}
+
+/* a*b, or UINT64_MAX when it overflows: then no span check can pass */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 static int check_nonempty(const struct dev *d, char *err, size_t n)
@@ -135,7 +153,7 @@ int open_au_check(const struct dev *d, const struct params *p, char *err, size_t
 			    RATE_MAX_COLS * 16);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--open-au-nr=%lld", p->open_au_nr);
-	return check_span_fits(d, opt, open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr,
+	return check_span_fits(d, opt, open_au_offset(p), mul_sat(p->erasesize, (uint64_t)p->open_au_nr),
 			       err, n);
 }
 
@@ -147,7 +165,7 @@ int find_fat_check(const struct dev *d, const struct params *p, char *err, size_
 		return fail(err, n, "--fat-nr=%lld: must be between 1 and %d", p->fat_nr, RATE_MAX_COLS);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--fat-nr=%lld", p->fat_nr);
-	return check_span_fits(d, opt, 0, p->erasesize * (uint64_t)p->fat_nr, err, n);
+	return check_span_fits(d, opt, 0, mul_sat(p->erasesize, (uint64_t)p->fat_nr), err, n);
 }
 
 static uint64_t scatter_points(const struct params *p)
@@ -166,11 +184,11 @@ int scatter_check(const struct dev *d, const struct params *p, char *err, size_t
 		return fail(err, n, "--scatter-span=%lld: must be between 1 and %d", p->scatter_span, 1 << 20);
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
-	uint64_t step = p->blocksize * (uint64_t)p->scatter_span;
+	uint64_t step = mul_sat(p->blocksize, (uint64_t)p->scatter_span);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--scatter-order=%lld", p->scatter_order);
 	return check_span_fits(d, opt, p->offset_set ? p->offset : 0,
-			       step * (scatter_points(p) - 1) + p->blocksize, err, n);
+			       add_sat(mul_sat(step, scatter_points(p) - 1), p->blocksize), err, n);
 }
 
 static uint64_t interval_largest(const struct dev *d, const struct params *p)

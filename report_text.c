@@ -44,7 +44,9 @@ void text_scatter(FILE *f, const struct scatter_result *r)
 {
 	for (int i = 0; i < r->npoints; i++) {
 		const struct scatter_point *p = &r->points[i];
-		if (!p->failed)
+		if (p->failed)	/* gnuplot skips a non-numeric field: the data stays plottable */
+			fprintf(f, "%f\tread failed\n", (double)p->off / (1024.0 * 1024.0));
+		else
 			fprintf(f, "%f\t%f\n", (double)p->off / (1024.0 * 1024.0), (double)p->min_ns / 1e6);
 	}
 }

@@ -477,6 +477,138 @@ static bool is_read_only(const struct member *m)
 	return ro == 1;
 }
 
+/* ------------------------------------------------------- loop backing files */
+
+/*
+ * The kernel lists no holder for a file or device under a loop device, so a
+ * write to it corrupts whatever is on the loop device (a mounted filesystem,
+ * say): every attached loop's backing file is compared by device and inode.
+ */
+struct loop_match {
+	const struct stat *file;	/* a regular file target, or NULL */
+	const struct family *fam;	/* a block device target and its family, or NULL */
+	const char *shared;		/* the target's own backing file: skip the target, */
+	unsigned int self_major, self_minor;	/* and only loops in use matter */
+	/* found: */
+	char name[NAME_MAX + 1];
+	unsigned int major, minor;
+	bool in_use;
+	char why[PATH_MAX + 256];	/* what uses it */
+};
+
+static int loop_depth;	/* loops over loops: checked a few levels deep, never in a cycle */
+
+/* Whether the loop device found is mounted, held, ...: the reason into lm->why. */
+static void note_loop_use(const struct safety_sources *src, struct loop_match *lm)
+{
+	char loopdev[NAME_MAX + 8];
+
+	snprintf(loopdev, sizeof loopdev, "/dev/%s", lm->name);
+	loop_depth++;
+	lm->in_use = safety_check_device(src, loopdev, lm->major, lm->minor, lm->why,
+					 sizeof lm->why) < 0;
+	loop_depth--;
+}
+
+static bool backing_matches(const struct loop_match *lm, const struct stat *b)
+{
+	if (lm->file)
+		return S_ISREG(b->st_mode) && b->st_dev == lm->file->st_dev &&
+		       b->st_ino == lm->file->st_ino;
+	if (!S_ISBLK(b->st_mode))
+		return false;
+	for (int i = 0; i < lm->fam->n; i++)
+		if (major(b->st_rdev) == lm->fam->m[i].major && minor(b->st_rdev) == lm->fam->m[i].minor)
+			return true;
+	return lm->fam->have_parent && major(b->st_rdev) == lm->fam->parent.major &&
+	       minor(b->st_rdev) == lm->fam->parent.minor;
+}
+
+/* The first attached loop device of sysblock whose backing file is the target. */
+static bool find_loop_over(const struct safety_sources *src, struct loop_match *lm)
+{
+	const char *sysblock = src->sysblock;
+	DIR *d = opendir(sysblock);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX + 64], back[PATH_MAX];
+		struct stat b;
+		FILE *f;
+		if (strncmp(e->d_name, "loop", 4) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s/loop/backing_file", sysblock, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;	/* not attached */
+		bool ok = fgets(back, sizeof back, f) != NULL;
+		fclose(f);
+		back[strcspn(back, "\n")] = '\0';
+		if (!ok || stat(back, &b) < 0 || !backing_matches(lm, &b))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", sysblock, e->d_name);
+		if (read_dev_numbers(path, &lm->major, &lm->minor) < 0 ||
+		    (lm->shared && lm->major == lm->self_major && lm->minor == lm->self_minor))
+			continue;
+		snprintf(lm->name, sizeof lm->name, "%s", e->d_name);
+		note_loop_use(src, lm);
+		found = lm->in_use || !lm->shared;
+	}
+	closedir(d);
+	return found;
+}
+
+/* -1 with a message naming the loop device (and its mount) when who backs one. */
+static int check_loop_backing(const struct safety_sources *src, const char *who,
+			      struct loop_match *lm, char *err, size_t n)
+{
+	char loopdev[NAME_MAX + 8];
+
+	if (loop_depth > 4 || !find_loop_over(src, lm))
+		return 0;
+	snprintf(loopdev, sizeof loopdev, "/dev/%s", lm->name);
+	if (lm->shared)
+		snprintf(err, n, "%s shares its backing file %s with the loop device %s: %s", who,
+			 lm->shared, loopdev, lm->why);
+	else if (lm->in_use)
+		snprintf(err, n, "%s backs the loop device %s: %s", who, loopdev, lm->why);
+	else
+		snprintf(err, n, "%s backs the loop device %s (losetup -d %s detaches it)" REFUSAL,
+			 who, loopdev, loopdev);
+	return -1;
+}
+
+/*
+ * A loop device target (or a partition of one) and another loop device in
+ * use over the same file: writing the one corrupts the other.
+ */
+static int check_shared_backing(const struct safety_sources *src, const char *name,
+				const struct family *fam, char *err, size_t n)
+{
+	const struct member *disk = fam->have_parent ? &fam->parent : &fam->m[0];
+	char path[PATH_MAX + 32], back[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (!disk->dir[0])
+		return 0;
+	snprintf(path, sizeof path, "%s/loop/backing_file", disk->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	bool ok = fgets(back, sizeof back, f) != NULL;
+	fclose(f);
+	back[strcspn(back, "\n")] = '\0';
+	if (!ok || stat(back, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	struct loop_match lm = { .file = &st, .shared = back, .self_major = disk->major,
+				 .self_minor = disk->minor };
+	return check_loop_backing(src, name, &lm, err, n);
+}
+
 static int check_use(const struct safety_sources *src, const char *name,
 		     const struct family *fam, char *err, size_t n)
 {
@@ -510,7 +642,10 @@ static int check_use(const struct safety_sources *src, const char *name,
 			return -1;
 		}
 	}
-	return 0;
+	struct loop_match lm = { .fam = fam };
+	if (check_loop_backing(src, name, &lm, err, n) < 0)
+		return -1;
+	return check_shared_backing(src, name, fam, err, n);
 }
 
 int safety_check_device(const struct safety_sources *src, const char *name,
@@ -545,18 +680,161 @@ int safety_check_write_target(const char *path, char *err, size_t n)
 
 	if (strncmp(path, "sim:", 4) == 0)
 		return 0;
-	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
-		return 0;	/* regular files are fine; open() reports the rest */
+	if (stat(path, &st) < 0)
+		return 0;	/* open() reports it */
+	if (S_ISREG(st.st_mode)) {
+		struct loop_match lm = { .file = &st };
+		return check_loop_backing(&safety_system_sources, path, &lm, err, n);
+	}
+	if (!S_ISBLK(st.st_mode))
+		return 0;
 	return safety_check_device(&safety_system_sources, path, major(st.st_rdev),
 				   minor(st.st_rdev), err, n);
 }
 
+/*
+ * Whether the block device major:minor rests on the regular file f: through
+ * its whole disk (for a partition), a loop device's backing file, or the
+ * devices under it (dm, md: sysfs "slaves"), a few levels deep.
+ */
+static bool rests_on_file(unsigned int major, unsigned int minor, const struct stat *f, int depth)
+{
+	char link[64], dir[PATH_MAX], path[PATH_MAX + 64], back[PATH_MAX];
+	struct stat b;
+	bool found = false;
+
+	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major, minor);
+	if (depth > 8 || !realpath(link, dir))
+		return false;
+	if (is_partition_dir(dir)) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return false;
+		*slash = '\0';		/* the whole disk */
+	}
+	snprintf(path, sizeof path, "%s/loop/backing_file", dir);
+	FILE *bf = fopen(path, "re");
+	if (bf) {
+		if (fgets(back, sizeof back, bf)) {
+			back[strcspn(back, "\n")] = '\0';
+			if (stat(back, &b) == 0)
+				found = S_ISREG(b.st_mode) ? b.st_dev == f->st_dev && b.st_ino == f->st_ino
+				      : S_ISBLK(b.st_mode) && rests_on_file(major(b.st_rdev),
+									    minor(b.st_rdev), f, depth + 1);
+		}
+		fclose(bf);
+	}
+	snprintf(path, sizeof path, "%s/slaves", dir);
+	DIR *d = found ? NULL : opendir(path);
+	struct dirent *e;
+	while (d && !found && (e = readdir(d))) {
+		unsigned int ma, mi;
+		if (e->d_name[0] == '.')
+			continue;
+		char slave[PATH_MAX + NAME_MAX + 16];
+		snprintf(slave, sizeof slave, "%s/slaves/%s", dir, e->d_name);
+		found = read_dev_numbers(slave, &ma, &mi) == 0 && rests_on_file(ma, mi, f, depth + 1);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int safety_check_output(const char *what, const struct stat *out, const char *device,
+			char *err, size_t n)
+{
+	struct stat dev;
+
+	if (S_ISBLK(out->st_mode)) {
+		snprintf(err, n, "%s is a block device: results are never written to one" REFUSAL,
+			 what);
+		return -1;
+	}
+	if (!S_ISREG(out->st_mode))
+		return 0;
+	if (device && strncmp(device, "sim:", 4) != 0 && stat(device, &dev) == 0) {
+		if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {
+			snprintf(err, n, "%s is %s, the device under test" REFUSAL, what, device);
+			return -1;
+		}
+		if (S_ISBLK(dev.st_mode) &&
+		    rests_on_file(major(dev.st_rdev), minor(dev.st_rdev), out, 0)) {
+			snprintf(err, n, "%s backs %s, the device under test" REFUSAL, what, device);
+			return -1;
+		}
+	}
+	/* nor onto what backs another loop device: a filesystem on it, say */
+	struct loop_match lm = { .file = out };
+	return check_loop_backing(&safety_system_sources, what, &lm, err, n);
+}
+
+/* Whether process pid has the block device rdev open; its command into comm. */
+static bool process_has_open(const char *pid, dev_t rdev, char *comm, size_t n)
+{
+	char dir[NAME_MAX + 16], path[2 * NAME_MAX + 32];
+	DIR *d;
+	struct dirent *e;
+	bool found = false;
+
+	snprintf(dir, sizeof dir, "/proc/%s/fd", pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		found = stat(path, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == rdev;
+	}
+	closedir(d);
+	if (found) {
+		snprintf(path, sizeof path, "/proc/%s/comm", pid);
+		FILE *f = fopen(path, "re");
+		comm[0] = '\0';
+		if (f) {
+			if (fgets(comm, (int)n, f))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(f);
+		}
+	}
+	return found;
+}
+
+/* The first other process with the device open: its pid and command; false if none seen. */
+static bool find_opener(const char *path, char *who, size_t n)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	char comm[64];
+	bool found = false;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) || !(d = opendir("/proc")))
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
+			continue;
+		if (process_has_open(e->d_name, st.st_rdev, comm, sizeof comm)) {
+			snprintf(who, n, "process %s (%s)", e->d_name, comm[0] ? comm : "?");
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 void safety_explain_busy(const char *path, char *msg, size_t n)
 {
+	char who[NAME_MAX + 96];
+
 	if (safety_check_write_target(path, msg, n) < 0)
 		return;
-	snprintf(msg, n, "%s is busy: something else has it open exclusively "
-		 "(a mount in another namespace, or another program)" REFUSAL, path);
+	if (find_opener(path, who, sizeof who))
+		snprintf(msg, n, "%s is busy: %s has it open exclusively" REFUSAL, path, who);
+	else
+		snprintf(msg, n, "%s is busy: something else has it open exclusively "
+			 "(a mount in another namespace, or another program)" REFUSAL, path);
 }
 
 /* ---------------------------------------------------------------- --preserve */
@@ -575,6 +853,7 @@ static struct preserved {
 	int backup_fd;		/* file mode: -1 otherwise */
 	char backup_path[PATH_MAX];
 	uint64_t data_offset;	/* where span data starts in the backup */
+	uint64_t checksum;	/* of the span data in the backup, checked before restoring */
 	void *chunk, *check;	/* aligned staging and read-back buffers */
 	uint64_t size;		/* of the device, for a backup's header */
 	unsigned int lbs;
@@ -582,6 +861,9 @@ static struct preserved {
 } pv = { .fd = -1, .backup_fd = -1 };
 
 static volatile sig_atomic_t pv_armed;
+static volatile sig_atomic_t restoring;		/* preserve_restore() is writing back */
+static volatile sig_atomic_t exit_after_restore;	/* a signal came meanwhile: its number */
+static bool backup_removed;
 static struct sigaction pv_old_sigpipe;	/* SIGPIPE is ignored while data is at stake */
 
 bool preserve_active(void)
@@ -638,9 +920,32 @@ static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *
 	return 0;
 }
 
+static uint64_t checksum_update(uint64_t h, const void *buf, size_t len);
+#define CHECKSUM_INIT 0xcbf29ce484222325ull
+
+/* The backup's span data as it was written: 0, EBADMSG, or the errno of reading it. */
+static int backup_intact(void)
+{
+	uint64_t sum = CHECKSUM_INIT, at = pv.data_offset;
+
+	for (int i = 0; i < pv.nspans; i++) {
+		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
+			uint64_t left = pv.spans[i].len - pos;
+			size_t c = left < CHUNK ? (size_t)left : CHUNK;
+			int e = full_io(pv.backup_fd, pv.chunk, c, at, false);
+			if (e)
+				return e == EIO ? EBADMSG : e;	/* EIO here: the file ends early */
+			sum = checksum_update(sum, pv.chunk, c);
+			at += c;
+		}
+	}
+	return sum == pv.checksum ? 0 : EBADMSG;
+}
+
 /*
  * Writes every span back and reads it back to compare; past a failure it
  * goes on (a dying card may still take the rest) and reports the first.
+ * A backup file is checked whole first: a damaged one writes nothing.
  * Async-signal-safe.
  */
 static int restore_spans(struct restore_failure *first)
@@ -650,6 +955,10 @@ static int restore_spans(struct restore_failure *first)
 
 	if (pv.fd < 0)
 		return 0;	/* a sim: card stores no data */
+	if (pv.backup_fd >= 0 && (r = backup_intact()) != 0) {
+		*first = (struct restore_failure){ 0, 0, r, true };
+		return -1;
+	}
 	for (int i = 0; i < pv.nspans; i++) {
 		for (uint64_t pos = 0; pos < pv.spans[i].len; pos += CHUNK) {
 			uint64_t left = pv.spans[i].len - pos;
@@ -663,16 +972,53 @@ static int restore_spans(struct restore_failure *first)
 	return r;
 }
 
+/* "bytes A to B" of the spans a test overwrote, for saying what state the device is in */
+static void describe_spans(char *buf, size_t n)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < pv.nspans && i < 4 && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "%s%" PRIu64 " to %" PRIu64, i ? ", " : "bytes ",
+				      pv.spans[i].off, pv.spans[i].off + pv.spans[i].len - 1);
+	if (pv.nspans > 4 && l < n)
+		snprintf(buf + l, n - l, " and %d more ranges", pv.nspans - 4);
+}
+
 static void describe_restore_failure(const struct restore_failure *f, char *err, size_t n)
 {
-	if (f->backup)
-		snprintf(err, n, "%s: reading the backup: %s", pv.backup_path, strerror(f->err));
+	char where[256];
+
+	describe_spans(where, sizeof where);
+	if (f->backup && f->err == EBADMSG)
+		snprintf(err, n, "%s: the backup is damaged (checksum or length mismatch), so nothing "
+			 "was written back: %s still holds the test's data in %s; --restore refuses "
+			 "this backup too", pv.backup_path, pv.device, where);
+	else if (f->backup)
+		snprintf(err, n, "%s: reading the backup: %s; nothing was written back: %s still "
+			 "holds the test's data in %s", pv.backup_path, strerror(f->err), pv.device,
+			 where);
 	else if (f->err)
 		snprintf(err, n, "%s: restoring %" PRIu64 " bytes at offset %" PRIu64 ": %s",
 			 pv.device, f->len, f->off, strerror(f->err));
 	else
 		snprintf(err, n, "%s: restoring %" PRIu64 " bytes at offset %" PRIu64
 			 ": the data read back differs", pv.device, f->len, f->off);
+}
+
+/*
+ * After a verified restore the backup file has done its job; left behind it
+ * would make the same command fail next time (O_EXCL). Async-signal-safe.
+ */
+static void remove_backup(void)
+{
+	if (pv.backup_fd >= 0 && pv.backup_path[0] && unlink(pv.backup_path) == 0)
+		backup_removed = true;
+}
+
+bool preserve_backup_removed(void)
+{
+	return backup_removed;
 }
 
 static void release_preserved(void)
@@ -705,7 +1051,6 @@ static uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
 	}
 	return h;
 }
-#define CHECKSUM_INIT 0xcbf29ce484222325ull
 
 /* Something that tells this device from another of the same size; "" if nothing. */
 static void device_identity(const struct dev *d, char *out, size_t n)
@@ -722,7 +1067,14 @@ static void device_identity(const struct dev *d, char *out, size_t n)
 		snprintf(out, n, "%s", d->path);
 		return;
 	}
-	if (fstat(d->fd, &st) < 0 || !S_ISBLK(st.st_mode))
+	if (fstat(d->fd, &st) < 0)
+		return;
+	if (S_ISREG(st.st_mode)) {	/* another file of the same size is another device */
+		snprintf(out, n, "file:%u:%u:%llu", major(st.st_dev), minor(st.st_dev),
+			 (unsigned long long)st.st_ino);
+		return;
+	}
+	if (!S_ISBLK(st.st_mode))
 		return;
 	snprintf(dir, sizeof dir, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
@@ -847,6 +1199,7 @@ static int write_backup(struct dev *d, int fd, const char *path, char *err, size
 			at += c;
 		}
 	}
+	pv.checksum = sum;
 	hlen = format_header(header, hcap, pv.data_offset, sum);
 	e = hlen < 0 ? EOVERFLOW : full_io(fd, header, (size_t)hlen, 0, true);
 	if (!e && (fsync(fd) < 0 || fsync_parent_dir(path) < 0))
@@ -896,10 +1249,11 @@ int preserve_restore(char *err, size_t n)
 
 	if (!pv_armed)
 		return 0;
-	/* still armed meanwhile: a second signal now redoes the restore before exiting */
+	/* a signal meanwhile lets this one attempt finish, then exits (on_stop_signal) */
+	restoring = 1;
 	if (restore_spans(&f) < 0) {
 		describe_restore_failure(&f, err, n);
-		if (pv.backup_fd >= 0) {
+		if (pv.backup_fd >= 0 && !f.backup) {	/* the backup checked out: --restore takes it */
 			size_t l = strlen(err);
 			snprintf(err + l, n - l, "; the backup stays in %s: flashbench --restore %s %s",
 				 pv.backup_path, pv.backup_path, pv.device);
@@ -907,6 +1261,17 @@ int preserve_restore(char *err, size_t n)
 			rescue_to_file(err, n);
 		}
 		r = -1;
+	} else {
+		remove_backup();
+	}
+	restoring = 0;
+	if (exit_after_restore) {
+		if (r == 0)
+			fprintf(stderr, "flashbench: %s: restored and verified: as before the test\n",
+				pv.device);
+		else
+			fprintf(stderr, "flashbench: %s\n", err);
+		_exit(128 + exit_after_restore);
 	}
 	release_preserved();
 	return r;
@@ -965,6 +1330,23 @@ static int check_spans(const struct dev *d, const struct span *spans, int nspans
 	return 0;
 }
 
+static bool backup_restorable(const char *file, char *device, size_t n);
+
+/* Why --backup=FILE could not be created; for an existing file, advice that works. */
+static void explain_backup_open(const char *path, int e, char *err, size_t n)
+{
+	char from[PATH_MAX];
+
+	if (e != EEXIST)
+		snprintf(err, n, "--backup=%s: %s", path, strerror(e));
+	else if (backup_restorable(path, from, sizeof from))
+		snprintf(err, n, "--backup=%s: exists, a backup of %s from an earlier run: put it "
+			 "back with flashbench --restore %s %s, or remove it", path, from, path, from);
+	else
+		snprintf(err, n, "--backup=%s: exists, and is no backup --restore would take: "
+			 "choose another name", path);
+}
+
 int preserve_save(struct dev *d, const struct span *spans, int nspans, const char *backup_path,
 		  char *err, size_t n)
 {
@@ -982,7 +1364,9 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 			 "kept in memory; add --backup=FILE", total);
 		return -1;
 	}
-	snprintf(pv.device, sizeof pv.device, "%s", d->path);
+	/* absolute, so that --restore can compare it from any directory */
+	if (d->sim || !realpath(d->path, pv.device))
+		snprintf(pv.device, sizeof pv.device, "%s", d->path);
 	pv.size = d->size;
 	pv.lbs = d->lbs;
 	device_identity(d, pv.identity, sizeof pv.identity);
@@ -1003,10 +1387,7 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		snprintf(pv.backup_path, sizeof pv.backup_path, "%s", backup_path);
 		pv.backup_fd = open(backup_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (pv.backup_fd < 0) {
-			int e = errno;
-			snprintf(err, n, "--backup=%s: %s%s", backup_path, strerror(e),
-				 e == EEXIST ? " (an earlier backup? restore it with flashbench "
-					       "--restore FILE DEV, or remove it)" : "");
+			explain_backup_open(backup_path, errno, err, n);
 			goto fail;
 		}
 		if (write_backup(d, pv.backup_fd, backup_path, err, n) < 0) {
@@ -1039,10 +1420,41 @@ static void say(const char *s)
 	(void)r;
 }
 
+/* The second signal: one restore attempt, then what state the device is in. */
+static void restore_and_say(void)
+{
+	struct restore_failure f;
+
+	pv_armed = 0;
+	say("flashbench: restoring the preserved data\n");
+	int r = restore_spans(&f);
+	say("flashbench: ");
+	say(pv.device);
+	if (r == 0) {
+		remove_backup();
+		say(": restored and verified: as before the test\n");
+	} else if (f.backup) {
+		say(": nothing written back, it still holds the test's data: the backup ");
+		say(pv.backup_path);
+		say(f.err == EBADMSG ? " is damaged\n" : " cannot be read\n");
+	} else if (pv.backup_fd >= 0) {
+		say(": restoring FAILED, it holds test data where that failed; the backup is "
+		    "intact: flashbench --restore ");
+		say(pv.backup_path);
+		say(" ");
+		say(pv.device);
+		say("\n");
+	} else {
+		say(": restoring FAILED, it holds test data where that failed\n");
+	}
+}
+
 static void on_stop_signal(int sig)
 {
+	static volatile sig_atomic_t in_handler_restore, told_still_restoring;
+	int saved_errno = errno;	/* the interrupted code may be about to read it */
+
 	if (!first_signal) {
-		int saved_errno = errno;	/* the interrupted code may be about to read it */
 		first_signal = sig;
 		vm_stop_requested = 1;
 		progress_clear();
@@ -1050,17 +1462,23 @@ static void on_stop_signal(int sig)
 		errno = saved_errno;
 		return;
 	}
+	if (in_handler_restore || exit_after_restore) {
+		/* cutting a restore short would leave the device half old, half test data */
+		if (!told_still_restoring)
+			say("flashbench: still restoring the preserved data; exiting when it is done\n");
+		told_still_restoring = 1;
+		errno = saved_errno;
+		return;
+	}
+	if (restoring) {	/* the one restore attempt is already under way */
+		exit_after_restore = sig;
+		say("flashbench: exiting once the restore under way is done\n");
+		errno = saved_errno;
+		return;
+	}
 	if (pv_armed) {
-		struct restore_failure f;
-		pv_armed = 0;
-		say("flashbench: restoring the preserved data\n");
-		if (restore_spans(&f) == 0)
-			say("flashbench: restored and verified\n");
-		else if (pv.backup_fd >= 0)
-			say("flashbench: restoring FAILED; the backup file is intact: "
-			    "flashbench --restore FILE DEVICE\n");
-		else
-			say("flashbench: restoring FAILED\n");
+		in_handler_restore = 1;
+		restore_and_say();
 	}
 	_exit(128 + sig);
 }
@@ -1072,10 +1490,9 @@ void safety_install_signals(void)
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_RESTART;
+	/* not blocked in the handler: a third signal during its restore gets an answer */
+	sa.sa_flags = SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
 }
@@ -1165,8 +1582,43 @@ static int verify_backup_data(int fd, const struct backup_header *h, void *buf)
 	return sum == h->checksum ? 0 : EBADMSG;
 }
 
+/* The same file or device node: both resolve to the same path (else the same string). */
+static bool same_device_path(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	return strcmp(a, b) == 0;
+}
+
+/* Whether --restore would take file (header and checksum good); the device it names. */
+static bool backup_restorable(const char *file, char *device, size_t n)
+{
+	struct stat st;
+
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;	/* a FIFO or a tty could block the read */
+	struct backup_header *h = calloc(1, sizeof *h);
+	FILE *f = fopen(file, "re");
+	void *buf = malloc(CHUNK);
+	int bad_line;
+	bool ok = h && f && buf && parse_backup_header(f, h, &bad_line) == 0 &&
+		  verify_backup_data(fileno(f), h, buf) == 0;
+
+	if (ok)
+		copy_str(device, n, h->device);
+	if (f)
+		fclose(f);
+	if (h)
+		free(h->spans);
+	free(h);
+	free(buf);
+	return ok;
+}
+
 static int restore_checks(const char *file, const char *device, const struct dev *d,
-			  const struct backup_header *h)
+			  const struct backup_header *h, bool force)
 {
 	char identity[600];
 
@@ -1177,10 +1629,16 @@ static int restore_checks(const char *file, const char *device, const struct dev
 		return 2;
 	}
 	device_identity(d, identity, sizeof identity);
-	if (strcmp(identity, h->identity) != 0) {
+	if (!force && strcmp(identity, h->identity) != 0) {
 		fprintf(stderr, "flashbench: --restore: %s is \"%s\" but %s was taken from \"%s\" "
-			"(%s); not restoring\n", device, identity[0] ? identity : "unidentified",
-			file, h->identity[0] ? h->identity : "unidentified", h->device);
+			"(%s); not restoring (--force: restore anyway)\n", device,
+			identity[0] ? identity : "unidentified", file,
+			h->identity[0] ? h->identity : "unidentified", h->device);
+		return 2;
+	}
+	if (!force && !same_device_path(device, h->device)) {
+		fprintf(stderr, "flashbench: --restore: %s was taken from %s, not %s; not restoring "
+			"(--force: restore anyway)\n", file, h->device, device);
 		return 2;
 	}
 	for (int i = 0; i < h->nspans; i++) {
@@ -1216,9 +1674,14 @@ static int open_restore_target(const char *device, struct dev *d)
 
 static int read_backup(const char *file, struct backup_header *h, int *fd)
 {
-	FILE *f = fopen(file, "re");
+	struct stat st;
 	int bad_line = 0, e;
 
+	if (stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {	/* a FIFO would block, a pipe no pread */
+		fprintf(stderr, "flashbench: --restore: %s: not a regular file\n", file);
+		return 2;
+	}
+	FILE *f = fopen(file, "re");
 	if (!f) {
 		fprintf(stderr, "flashbench: --restore: %s: %s\n", file, strerror(errno));
 		return 2;
@@ -1249,6 +1712,11 @@ static int read_backup(const char *file, struct backup_header *h, int *fd)
 
 int restore_command(const char *backup_path, const char *device)
 {
+	return restore_command_opts(backup_path, device, false);
+}
+
+int restore_command_opts(const char *backup_path, const char *device, bool force)
+{
 	struct backup_header *h = calloc(1, sizeof *h);
 	struct dev d = { .fd = -1 };
 	struct restore_failure f = { 0 };
@@ -1263,7 +1731,7 @@ int restore_command(const char *backup_path, const char *device)
 	if (!rc)
 		rc = open_restore_target(device, &d);
 	if (!rc)
-		rc = restore_checks(backup_path, device, &d, h);
+		rc = restore_checks(backup_path, device, &d, h, force);
 	if (rc || pv_armed) {
 		if (!rc)
 			rc = 1;
@@ -1275,6 +1743,7 @@ int restore_command(const char *backup_path, const char *device)
 	pv.nspans = h->nspans;
 	h->spans = NULL;
 	pv.data_offset = h->data_offset;
+	pv.checksum = h->checksum;
 	pv.backup_fd = backup_fd;
 	backup_fd = -1;
 	pv.fd = d.fd >= 0 ? fcntl(d.fd, F_DUPFD_CLOEXEC, 0) : -1;

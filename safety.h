@@ -16,13 +16,26 @@
  */
 int safety_check_write_target(const char *path, char *err, size_t n);
 
+/*
+ * An output (what: "--out=FILE", "standard output", ...; out: its stat)
+ * must not land on the device under test: -1 with a message when it is a
+ * block device, the device itself, a file the device rests on (a loop
+ * device's backing file, through partitions, loops and dm/md), or a file
+ * backing any other loop device. 0 otherwise.
+ */
+struct stat;
+int safety_check_output(const char *what, const struct stat *out, const char *device,
+			char *err, size_t n);
+
 /* After open() failed with EBUSY under O_EXCL: what holds it. */
 void safety_explain_busy(const char *path, char *msg, size_t n);
 
 /*
  * SIGINT/SIGTERM/SIGHUP: the first sets vm_stop_requested (the current I/O
- * finishes, partial results are printed, exit 130); a second one restores
- * preserved data if any and exits at once.
+ * finishes, partial results are printed, exit 130); a second one makes one
+ * restore attempt of preserved data (or lets the one under way finish),
+ * says what state the device is in and exits; later ones are answered
+ * but do not cut the restore short.
  */
 void safety_install_signals(void);
 int safety_exit_status_for_signal(void);	/* 130 for SIGINT, 143 TERM, 129 HUP; 0 if none */
@@ -39,9 +52,16 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		  char *err, size_t n);
 int preserve_restore(char *err, size_t n);
 bool preserve_active(void);
+/* The last restore was verified and removed its --backup file. */
+bool preserve_backup_removed(void);
 
-/* flashbench --restore FILE DEV: exit status (0, 1, or 2 for a mismatched backup). */
+/*
+ * flashbench --restore FILE DEV: exit status (0, 1, or 2 for a mismatched
+ * backup). The device's size, identity and path must match the backup's
+ * header; force skips identity and path, never size or checksum.
+ */
 int restore_command(const char *backup_path, const char *device);
+int restore_command_opts(const char *backup_path, const char *device, bool force);
 
 /*
  * Below: the parts the checks are built from, exposed so the unit tests

@@ -42,11 +42,13 @@ random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 
-# wait_for_writes LOOP PID: until PID has written to LOOP (or ended; 5 s at most)
+# wait_for_writes LOOP PID: until PID has written to LOOP (or ended; 5 s at most).
+# A reused loop device keeps its counts: make_loop noted where they stood.
 wait_for_writes() {
-	local _
+	local _ base=0
+	[ -f "$T/.writes0.${1##*/}" ] && base=$(cat "$T/.writes0.${1##*/}")
 	for _ in $(seq 1 500); do
-		[ "$(sectors_written "$1")" -gt 0 ] && return 0
+		[ "$(sectors_written "$1")" -gt "$base" ] && return 0
 		kill -0 "$2" 2>/dev/null || return 0
 		sleep 0.01
 	done
@@ -67,7 +69,10 @@ make_loop() {
 	command -v losetup >/dev/null || skip "no losetup"
 	local f=$1; shift
 	case $f in "$T"/*) ;; *) fail "make_loop: $f is not a file of this test" ;; esac
-	losetup -f --show "$@" "$f" 2>/dev/null || skip "no free loop device"
+	local dev
+	dev=$(losetup -f --show "$@" "$f" 2>/dev/null) || skip "no free loop device"
+	sectors_written "$dev" > "$T/.writes0.${dev##*/}" 2>/dev/null
+	echo "$dev"
 }
 
 # make_zram SIZE: configure /dev/zram0 if present and unused; reset at exit

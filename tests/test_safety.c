@@ -379,13 +379,21 @@ static void test_preserve_to_backup_file(void)
 	CHECK(b && strstr((char *)b, "\nspan 1048576 1048576\nspan 3145728 65536\nspan 4096 512\n"));
 	CHECK(b && strstr((char *)b, "\nsize 4194304\n"));
 	free(b);
+	char kept[PATH_MAX * 2];
+	snprintf(kept, sizeof kept, "%s/kept.backup", root);
+	copy_file(bk, kept);
 	scribble(&d, test_spans, NSPANS);
 	CHECK_EQ(preserve_restore(err, sizeof err), 0);
 	CHECK(same_file(img, orig));
+	/* restored and verified: the backup has done its job and is gone */
+	CHECK(preserve_backup_removed());
+	CHECK(access(bk, F_OK) < 0 && errno == ENOENT);
 
 	/* an existing backup is never overwritten */
+	copy_file(kept, bk);
 	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), -1);
-	CHECK(strstr(err, "File exists") != NULL);
+	CHECK(strstr(err, "exists, a backup of ") != NULL);
+	CHECK(strstr(err, "put it back with flashbench --restore ") != NULL);
 	CHECK(!preserve_active());
 
 	/* the process "died": --restore finishes the job */
@@ -400,6 +408,14 @@ static void test_preserve_to_backup_file(void)
 	fill_image(smaller, 3);
 	CHECK_EQ(truncate(smaller, IMG_SIZE / 2), 0);
 	CHECK_EQ(quietly(restore_command, bk, smaller), 2);
+	/* another file of the same size: another identity (device, inode) */
+	char other[PATH_MAX * 2], other_orig[PATH_MAX * 2];
+	snprintf(other, sizeof other, "%s/other.img", root);
+	snprintf(other_orig, sizeof other_orig, "%s/other.orig", root);
+	fill_image(other, 4);
+	copy_file(other, other_orig);
+	CHECK_EQ(quietly(restore_command, bk, other), 2);
+	CHECK(same_file(other, other_orig));
 	snprintf(bad, sizeof bad, "%s/damaged.backup", root);
 	b = slurp(bk, &len);
 	b[len - 100] ^= 1;
@@ -415,6 +431,50 @@ static void test_preserve_to_backup_file(void)
 	CHECK_EQ(quietly(restore_command, orig, img), 2);
 	CHECK(quietly(restore_command, fixture("no-such-file"), img) == 2);
 	CHECK(same_file(img, orig));
+}
+
+/*
+ * The backup file is damaged (altered, then truncated) while the test runs:
+ * the restore checks it first, writes nothing back, says the device still
+ * holds the test's data, and does not advise a --restore that would refuse it.
+ */
+static void test_damaged_backup_is_not_restored(void)
+{
+	char *img = fixture("dmg.img"), *bk = fixture("dmg.backup"), *after = fixture("dmg.after");
+	char err[8192];
+	struct dev d;
+
+	for (int trunc = 0; trunc < 2; trunc++) {
+		unlink(bk);
+		fill_image(img, 8);
+		if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
+			return;
+		CHECK(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err) == 0);
+		scribble(&d, test_spans, NSPANS);
+		copy_file(img, after);
+		size_t len;
+		unsigned char *b = slurp(bk, &len);
+		FILE *f = fopen(bk, "r+");
+		if (trunc) {
+			CHECK(f && ftruncate(fileno(f), (off_t)(len - 1000)) == 0);
+		} else {
+			b[len - 100] ^= 1;
+			CHECK(f && fseek(f, 0, SEEK_SET) == 0 && fwrite(b, 1, len, f) == len);
+		}
+		if (f)
+			fclose(f);
+		free(b);
+		CHECK(preserve_restore(err, sizeof err) == -1);
+		CHECK(strstr(err, "damaged") != NULL);
+		CHECK(strstr(err, "nothing was written back") != NULL);
+		CHECK(strstr(err, "still holds the test's data in bytes 1048576 to 2097151") != NULL);
+		CHECK(strstr(err, "flashbench --restore") == NULL);
+		CHECK(same_file(img, after));			/* not one byte written back */
+		CHECK(access(bk, F_OK) == 0);			/* and the evidence kept */
+		CHECK(quietly(restore_command, bk, img) == 2);	/* which --restore refuses, as said */
+		CHECK(!preserve_active());
+		dev_close(&d);
+	}
 }
 
 /* In a child: save, overwrite, then two SIGINTs; the second restores and exits 130. */
@@ -663,6 +723,7 @@ int main(void)
 	test_preserve_in_memory();
 	test_preserve_needs_backup_for_large_spans();
 	test_preserve_to_backup_file();
+	test_damaged_backup_is_not_restored();
 	test_second_signal_restores();
 	test_exit_and_hangup_paths();
 	test_failed_restore_keeps_a_rescue_file();

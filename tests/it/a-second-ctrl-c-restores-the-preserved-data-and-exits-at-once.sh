@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Ctrl-C twice during -O --preserve: the second one restores the saved spans
-# from the signal handler and exits at once; the device is unchanged.
+# Ctrl-C again and again during -O --preserve: the second one makes one
+# restore attempt (or lets the one under way finish), says what state the
+# device is in and exits; the later ones are answered, never start another
+# restore nor cut this one short; the device is unchanged.
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(random_image disk.img 32M)
@@ -20,5 +22,9 @@ wait "$pid"; rc=$?
 out=$(cat "$T/out"); errout=$(cat "$T/err")
 expect_rc 130
 expect_err "restored and verified"
+expect_err "^flashbench: $loop: restored and verified: as before the test$"
+n=$(printf '%s\n' "$errout" | grep -c "restoring the preserved data$")
+[ "$n" -le 1 ] || fail "$n restore attempts: $errout"
+[ "$(printf '%s\n' "$errout" | grep -c "restored and verified")" = 1 ] || fail "not one state line: $errout"
 [ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
 exit 0

@@ -68,6 +68,34 @@ rows=(
 	'discard#1000#--discard=1000:4096 @F@'
 	'(-b|blocksize)#(value|argument)#-a @F@ -b'
 	'on-error#maybe#-a --on-error=maybe @F@'
+	# output names: empty or given twice (the first would be ignored)
+	'out#(needs a file name|'"''"')#-a --out= @F@'
+	'plot#(needs a file name|'"''"')#-a --plot= @F@'
+	'backup#(needs a file name|'"''"')#-O --preserve --backup= @F@'
+	'out#/dev/null#-a -o /dev/null -o /dev/null @F@'
+	'discard#(4k:4k|4096:4096)#--discard=0:4k --discard=4k:4k @F@'
+	# 0 is not "the default"; options a run would not honour
+	'max-write#=0#--auto --destructive --max-write=0 @F@'
+	'max-write#(1M|1048576)#-a --max-write=1M @F@'
+	'max-write#(1M|1048576)#--auto --max-write=1M @F@'
+	'preserve#auto#--auto --destructive --preserve @F@'
+	'preserve#auto#--auto --destructive --preserve --backup=@F@.bak @F@'
+	'preserve#auto#--auto --preserve @F@'
+	'preserve#align#-a --preserve @F@'
+	'force#restore#-O --force @F@'
+	'erasesize#8M#--auto -e 8M @F@'
+	'offset#(16M|16777216)#--auto --destructive --offset=16M @F@'
+	'count#3#--analyze=@F@ -c 3'
+	'out#restore#--restore=@SMALL@ -o /dev/null @F@'
+	# size arithmetic on huge values: the option named, never a wrapped product
+	'erasesize#(8192P|9223372036854775808)#-O -e 8192P --offset=0 @F@'
+	'erasesize#(1P|1125899906842624)#-O -e 1P @F@'
+	'erasesize#(8192P|9223372036854775808)#-f -e 8192P @F@'
+	'erasesize#(8192P|9223372036854775808)#-p -e 8192P @F@'
+	'blocksize#(8192P|9223372036854775808)#-s -b 8192P @F@'
+	'blocksize#(8192P|9223372036854775808)#-a -b 8192P @F@'
+	'scatter-order#24#-s --scatter-span=1048576 --scatter-order=24 @F@'
+	'open-au-nr#1024#-O -e 16M --open-au-nr=1024 --offset=0 @F@'
 )
 
 # Contents are checksummed once around all rows (32 MiB per row made this

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Another program holds the device with O_EXCL (as a mount in another namespace
-# would): the kernel's EBUSY becomes one clear line, exit 1, nothing written.
+# would): the kernel's EBUSY becomes one clear line naming the holder's pid
+# and command (from /proc/*/fd), exit 1, nothing written.
 . "$(dirname "$0")/../lib.sh"
 need_root
 command -v python3 >/dev/null || skip "no python3"
@@ -21,7 +22,7 @@ writes_before=$(sectors_written "$loop")
 
 run "$FB" -O "$loop"
 expect_rc 1
-expect_err "^flashbench: $loop is busy: something else has it open exclusively .*; not writing to it$"
+expect_err "^flashbench: $loop is busy: process $holder \(python3\) has it open exclusively; not writing to it$"
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "more than one line on stderr: $errout"
 [ "$(sectors_written "$loop")" = "$writes_before" ] || fail "sectors were written"
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# -O --preserve --backup=B, and B is altered (then, in a second run, truncated)
+# while the test runs: the restore checks B's checksum first, writes nothing
+# back, exits 1 saying B is damaged and the device still holds the test's
+# data, and does not advise a --restore that would refuse B (which it does).
+. "$(dirname "$0")/../lib.sh"
+img=$(random_image card.img 32M)
+
+for damage in alter truncate; do
+	rm -f "$T/saved"
+	"$FB" -O --preserve --backup="$T/saved" -e 8M -b 4K "$img" >"$T/out" 2>"$T/err" &
+	pid=$!
+	for _ in $(seq 1 500); do
+		grep -aqx end "$T/saved" 2>/dev/null && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -STOP "$pid" 2>/dev/null || skip "-O ended before the backup could be damaged"
+	size=$(stat -c %s "$T/saved")
+	if [ $damage = alter ]; then
+		printf 'X' | dd of="$T/saved" bs=1 seek=$((size - 4096)) conv=notrunc status=none
+	else
+		truncate -s $((size - 4096)) "$T/saved"
+	fi
+	kill -CONT "$pid"
+	wait "$pid"; rc=$?
+	errout=$(cat "$T/err") out=$(cat "$T/out")
+	expect_rc 1
+	expect_err "^flashbench: --preserve: $T/saved: the backup is damaged \(checksum or length mismatch\), so nothing was written back: $img still holds the test's data in bytes 16777216 to 33554431"
+	printf '%s\n' "$errout" | grep -q -- "--restore $T/saved" && fail "$damage: advised a --restore that refuses: $errout"
+	[ -e "$T/saved" ] || fail "$damage: the damaged backup was removed"
+	run "$FB" --restore "$T/saved" "$img"
+	expect_rc 2
+	expect_err "damaged"
+done
+exit 0
