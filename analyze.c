@@ -130,8 +130,8 @@ static const struct pt *find_pt(const struct pt *p, int n, uint64_t align)
 }
 
 /* relaxed = 0: the clean case; 1: looser, for noisy tables (low confidence). */
-static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int relaxed,
-		      struct step *s)
+static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t floor, uint64_t x,
+		      int relaxed, struct step *s)
 {
 	double on[256], below[256], on_near[256], below_near[256];
 	int non = 0, nbelow = 0, non_near = 0, nbelow_near = 0;
@@ -139,7 +139,7 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int r
 	s->x = x;
 	for (int i = 0; i < n && i < 256; i++) {
 		uint64_t a = p[i].align;
-		if (a >= top)
+		if (a >= top || a < floor)
 			continue;
 		if (a >= x && a % x == 0) {
 			on[non++] = p[i].d;
@@ -153,7 +153,7 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int r
 	}
 	const struct pt *px = find_pt(p, n, x);
 	/* one row alone is a step only at the top of the table, where no multiple fits */
-	bool top_row = top == UINT64_MAX && x == p[0].align;
+	bool top_row = top == UINT64_MAX && floor == 0 && x == p[0].align;
 	if (!px || non < (top_row ? 1 : 2) || nbelow < 1)
 		return;
 	s->n_on = non;
@@ -213,18 +213,19 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t x, int r
  * local height is at least 0.6 of the largest (a page step is lower than
  * the erase-block step above it); false if there is none.
  */
-static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t max_x, int relaxed,
-		      struct step *out)
+static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t floor, uint64_t max_x,
+		      int relaxed, struct step *out)
 {
 	struct step best = { 0 };
 	double max_local = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		bool found = false;
 		for (int i = n - 1; i >= 0; i--) {	/* ascending boundaries */
-			if (p[i].align >= top || p[i].align > max_x || !is_erase_candidate(p[i].align))
+			if (p[i].align >= top || p[i].align <= floor || p[i].align > max_x ||
+			    !is_erase_candidate(p[i].align))
 				continue;
 			struct step s;
-			eval_step(p, n, top, p[i].align, relaxed, &s);
+			eval_step(p, n, top, floor, p[i].align, relaxed, &s);
 			if (!s.valid)
 				continue;
 			if (pass == 0) {
@@ -337,11 +338,59 @@ static void describe_step(char *ev, size_t n, const struct step *s, const char *
 }
 
 #define MAX_PAGE (256 * 1024)	/* larger steps below the erase size are not pages */
+#define MAX_ODD_PAGE (64 * 1024)	/* 3*2^n pages: 48 KiB seen (SanDisk Ultra 64GB); larger ones are diluted erase rows */
+#define ERASE_MIN (128 * 1024)	/* SD AU_SIZE 4 = 128 KB, old NAND erase blocks (ftl-model §2) */
+#define ERASE_MAX (64ull * 1024 * 1024)	/* SD AU_SIZE F = 64 MB, the SDXC maximum (ftl-model §2) */
+#define MID_LEVEL 0.2	/* a single row reads a level of its own: this far from both neighbours */
+
+static bool page_candidate(uint64_t x)
+{
+	return is_pow2(x) || x <= MAX_ODD_PAGE;
+}
+
+/* The smallest strong step below top that can be a page size. */
+static bool find_page_step(const struct pt *p, int n, uint64_t top, struct step *s)
+{
+	for (int relaxed = 0; relaxed < 2; relaxed++) {
+		uint64_t max_x = MAX_PAGE;
+		while (find_step(p, n, top, 0, max_x, relaxed, s)) {
+			if (page_candidate(s->x))
+				return true;
+			max_x = s->x - 1;
+		}
+	}
+	return false;
+}
+
+/*
+ * The row x/2 alone between the level below it and the step at x: pages
+ * of x/2 read in pairs (multi-plane access), as in the README's example
+ * (5us below 8KiB, 53us at 8KiB, ~150us from 16KiB: 8 KiB pages, 16 KiB
+ * multi-plane).
+ */
+static bool single_row_level(const struct pt *p, int n, const struct step *s, double *mid)
+{
+	const struct pt *half = find_pt(p, n, s->x / 2);
+	double below[256];
+	int k = 0;
+	if (!half || s->x % 2)
+		return false;
+	for (int i = 0; i < n && k < 256; i++)
+		if (p[i].align < s->x / 2)
+			below[k++] = p[i].d;
+	if (k < 1)
+		return false;
+	double l = median(below, k), h = s->h, d = half->d;
+	double noise = fmax(s->sigma_below, 0.02 * fabs(h));
+	*mid = d;
+	return h - l > 0 && d - l >= MID_LEVEL * (h - l) && h - d >= MID_LEVEL * (h - l) &&
+	       d - l >= 3 * noise && h - d >= 3 * noise;
+}
 
 static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_estimate *page)
 {
 	struct step s;
-	if (!find_step(p, n, top, MAX_PAGE, 0, &s) && !find_step(p, n, top, MAX_PAGE, 1, &s)) {
+	if (!find_page_step(p, n, top, &s)) {
 		char a[FMT_BUF], b[FMT_BUF];
 		const struct pt *lowest = &p[n - 1];
 		snprintf(page->evidence, sizeof(page->evidence),
@@ -355,6 +404,19 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 	page->conf = s.valid ? step_confidence(&s, 0.7, 0.75) : CONF_LOW;
 	if (s.n_below < 2 && page->conf > CONF_MEDIUM)
 		page->conf = CONF_MEDIUM;
+	double mid;
+	if (single_row_level(p, n, &s, &mid)) {
+		char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+		page->bytes = s.x / 2;
+		page->multiplane = s.x;
+		if (page->conf > CONF_MEDIUM)
+			page->conf = CONF_MEDIUM;
+		appendf(page->evidence, sizeof(page->evidence),
+			"page: diff at %s is %s, between the rows below and the %s level; ",
+			fmt_size(a, s.x / 2), fmt_time(b, (int64_t)mid), fmt_size(c, s.x));
+		describe_step(page->evidence, sizeof(page->evidence), &s, "multi-plane (pages read in pairs)");
+		return;
+	}
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
 }
 
@@ -365,8 +427,7 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
  * RAM disk) still show some step in noise: only a step that costs a
  * noticeable part of a read counts.
  */
-static bool step_is_noise(const struct pt *p, int n, const struct step *s,
-			  struct size_estimate *erase, struct size_estimate *page)
+static double typical_read(const struct pt *p, int n)
 {
 	double reads[256];
 	int k = 0;
@@ -374,10 +435,14 @@ static bool step_is_noise(const struct pt *p, int n, const struct step *s,
 	for (int i = 0; i < n && k < 256; i++)
 		if (p[i].read > 0)
 			reads[k++] = p[i].read;
-	if (k == 0)
-		return false;
-	double read = median(reads, k);
-	if (s->h - s->l >= NOISE_FRACTION * read)
+	return k ? median(reads, k) : 0;
+}
+
+static bool step_is_noise(const struct pt *p, int n, const struct step *s,
+			  struct size_estimate *erase, struct size_estimate *page)
+{
+	double read = typical_read(p, n);
+	if (read <= 0 || s->h - s->l >= NOISE_FRACTION * read)
 		return false;
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
 	snprintf(erase->evidence, sizeof(erase->evidence),
@@ -386,6 +451,99 @@ static bool step_is_noise(const struct pt *p, int n, const struct step *s,
 		 fmt_time(b, (int64_t)(s->h - s->l)), fmt_time(c, (int64_t)read));
 	snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
 	return true;
+}
+
+static void no_step(const struct pt *p, int n, struct size_estimate *erase,
+		    struct size_estimate *page)
+{
+	char a[FMT_BUF], b[FMT_BUF];
+	double lo = p[0].d, hi = p[0].d;
+	for (int i = 0; i < n; i++) {
+		lo = fmin(lo, p[i].d);
+		hi = fmax(hi, p[i].d);
+	}
+	snprintf(erase->evidence, sizeof(erase->evidence),
+		 "no step in the diff column (%s..%s over %d rows)",
+		 fmt_time(a, (int64_t)lo), fmt_time(b, (int64_t)hi), n);
+	snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
+}
+
+/*
+ * All plateaus: from the lowest strong step, climb to each higher level
+ * (rows from the last step up, split again). Real cards show up to four:
+ * page, multi-plane, erase block, allocation group (ftl-model §2, §5).
+ */
+#define MAX_LEVELS 8
+static int find_levels(const struct pt *p, int n, const struct step *first, struct step *lv)
+{
+	int k = 0;
+	lv[k++] = *first;
+	while (k < MAX_LEVELS) {
+		struct step s;
+		if (!find_step(p, n, UINT64_MAX, lv[k - 1].x, UINT64_MAX, 0, &s))
+			break;
+		/* a higher level, not noise on the one below */
+		double read = typical_read(p, n);
+		if (s.h <= lv[k - 1].h || (read > 0 && s.sep < NOISE_FRACTION * read))
+			break;
+		lv[k++] = s;
+	}
+	return k;
+}
+
+/* A 3*2^n (or larger 2^n) erase size seen through a smaller step. */
+static uint64_t refine_erase(const struct pt *p, int n, uint64_t x, struct size_estimate *erase)
+{
+	uint64_t x2;
+	double ratio;
+	for (int k = 0; k < 8 && refine_step(p, n, x, &x2, &ratio); k++) {
+		char a[FMT_BUF], b[FMT_BUF];
+		appendf(erase->evidence, sizeof(erase->evidence),
+			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
+			fmt_size(a, x2), ratio, fmt_size(b, x));
+		x = x2;
+		if (erase->conf > CONF_MEDIUM)
+			erase->conf = CONF_MEDIUM;
+		if (ratio < 1.4)
+			erase->conf = CONF_LOW;
+	}
+	return x;
+}
+
+static void note_group(struct size_estimate *erase, const struct step *s)
+{
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+	erase->group = erase->group ? erase->group : s->x;
+	appendf(erase->evidence, sizeof(erase->evidence),
+		"%sallocation group: a further step at %s (diff %s over %s), above the largest "
+		"erase block (%s)", erase->evidence[0] ? "; " : "", fmt_size(a, s->x),
+		fmt_time(b, (int64_t)s->h), fmt_time(c, (int64_t)s->l), fmt_size(d, ERASE_MAX));
+}
+
+static void erase_from_step(const struct pt *p, int n, const struct step *s, bool strict,
+			    struct size_estimate *erase)
+{
+	char ev[sizeof(erase->evidence)] = "";
+	erase->bytes = s->x;
+	/* stricter than for pages: a diluted 3*2^n row can read 0.7 of the way up */
+	erase->conf = strict ? step_confidence(s, 0.8, 0.85) : CONF_LOW;
+	if (s->n_on < 2 && erase->conf > CONF_MEDIUM)
+		erase->conf = CONF_MEDIUM;
+	describe_step(ev, sizeof(ev), s, "step");
+	appendf(ev, sizeof(ev), "%s%s", erase->evidence[0] ? "; " : "", erase->evidence);
+	memcpy(erase->evidence, ev, sizeof(ev));
+	/*
+	 * A 3*2^n step is told from twice its size by its own row alone, and
+	 * with this sampling that row, if not a real boundary, still hits one
+	 * at about half its places: two places are too few to be sure.
+	 */
+	const struct pt *px = find_pt(p, n, s->x);
+	if (!is_pow2(s->x) && px->positions > 0 && px->positions <= 2 && erase->conf > CONF_LOW) {
+		erase->conf = CONF_LOW;
+		appendf(erase->evidence, sizeof(erase->evidence),
+			"; the deciding row was sampled at only %d places", px->positions);
+	}
+	erase->bytes = refine_erase(p, n, s->x, erase);
 }
 
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
@@ -400,57 +558,29 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		snprintf(page->evidence, sizeof(page->evidence), "too few -a rows (%d)", n);
 		return;
 	}
-	struct step s;
-	bool strict = find_step(p, n, UINT64_MAX, UINT64_MAX, 0, &s);
-	if (!strict && !find_step(p, n, UINT64_MAX, UINT64_MAX, 1, &s)) {
-		char a[FMT_BUF], b[FMT_BUF];
-		double lo = p[0].d, hi = p[0].d;
-		for (int i = 0; i < n; i++) {
-			lo = fmin(lo, p[i].d);
-			hi = fmax(hi, p[i].d);
-		}
-		snprintf(erase->evidence, sizeof(erase->evidence),
-			 "no step in the diff column (%s..%s over %d rows)",
-			 fmt_time(a, (int64_t)lo), fmt_time(b, (int64_t)hi), n);
-		snprintf(page->evidence, sizeof(page->evidence), "no erase-size step to measure from");
+	struct step s, lv[MAX_LEVELS];
+	bool strict = find_step(p, n, UINT64_MAX, 0, UINT64_MAX, 0, &s);
+	if (!strict && !find_step(p, n, UINT64_MAX, 0, UINT64_MAX, 1, &s)) {
+		no_step(p, n, erase, page);
 		return;
 	}
 	if (step_is_noise(p, n, &s, erase, page))
 		return;
-	erase->bytes = s.x;
-	/* stricter than for pages: a diluted 3*2^n row can read 0.7 of the way up */
-	erase->conf = strict ? step_confidence(&s, 0.8, 0.85) : CONF_LOW;
-	if (s.n_on < 2 && erase->conf > CONF_MEDIUM)
-		erase->conf = CONF_MEDIUM;
-	describe_step(erase->evidence, sizeof(erase->evidence), &s, "step");
-	/*
-	 * A 3*2^n step is told from twice its size by its own row alone, and
-	 * with this sampling that row, if not a real boundary, still hits one
-	 * at about half its places: two places are too few to be sure.
-	 */
-	const struct pt *px = find_pt(p, n, s.x);
-	if (!is_pow2(s.x) && px->positions > 0 && px->positions <= 2 && erase->conf > CONF_LOW) {
-		erase->conf = CONF_LOW;
-		appendf(erase->evidence, sizeof(erase->evidence),
-			"; the deciding row was sampled at only %d places", px->positions);
-	}
-
-	uint64_t x2;
-	double ratio;
-	uint64_t x = s.x;
-	for (int k = 0; k < 8 && refine_step(p, n, x, &x2, &ratio); k++) {
+	int k = strict ? find_levels(p, n, &s, lv) : (lv[0] = s, 1);
+	/* the erase block is the step into the highest level within the erase-block range */
+	int e = k - 1;
+	for (; e >= 0 && lv[e].x > ERASE_MAX; e--)
+		note_group(erase, &lv[e]);
+	if (e < 0 || lv[e].x < ERASE_MIN) {
 		char a[FMT_BUF], b[FMT_BUF];
 		appendf(erase->evidence, sizeof(erase->evidence),
-			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
-			fmt_size(a, x2), ratio, fmt_size(b, x));
-		x = x2;
-		if (erase->conf > CONF_MEDIUM)
-			erase->conf = CONF_MEDIUM;
-		if (ratio < 1.4)
-			erase->conf = CONF_LOW;
+			"%sno step between %s and %s, the sizes erase blocks have",
+			erase->evidence[0] ? "; " : "", fmt_size(a, ERASE_MIN), fmt_size(b, ERASE_MAX));
+		estimate_page(p, n, e + 1 < k ? lv[e + 1].x : UINT64_MAX, page);
+		return;
 	}
-	erase->bytes = x;
-	estimate_page(p, n, s.x, page);
+	erase_from_step(p, n, &lv[e], strict, erase);
+	estimate_page(p, n, lv[e].x, page);
 }
 
 /* ---------- --open-au ---------- */

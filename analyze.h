@@ -14,7 +14,9 @@ const char *confidence_name(enum confidence c);	/* "none" "low" "medium" "high" 
 struct size_estimate {
 	uint64_t bytes;		/* 0 = unknown */
 	enum confidence conf;
-	char evidence[512];	/* which rows/values led there, for the report */
+	uint64_t multiplane;	/* page only: pages read in groups of this size; 0 = none seen */
+	uint64_t group;		/* erase only: a further step above (allocation group); 0 = none */
+	char evidence[768];	/* which rows/values led there, for the report */
 };
 
 struct count_estimate {

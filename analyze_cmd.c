@@ -265,10 +265,11 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 
 static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
 {
-	char b[FMT_BUF];
+	char b[FMT_BUF], b2[FMT_BUF];
 	if (e->bytes)
-		fprintf(out, "  %s: %s (%s confidence)\n", label, fmt_size(b, e->bytes),
-			confidence_name(e->conf));
+		fprintf(out, "  %s: %s (%s confidence)%s%s\n", label, fmt_size(b, e->bytes),
+			confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
+			e->multiplane ? fmt_size(b2, e->multiplane) : "");
 	else
 		fprintf(out, "  %s: unknown\n", label);
 	if (e->evidence[0])

@@ -852,11 +852,12 @@ static void print_advice(FILE *f, const struct autostate *s, const struct advice
 
 static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e)
 {
-	char b[FMT_BUF];
+	char b[FMT_BUF], b2[FMT_BUF];
 
 	if (e->bytes)
-		fprintf(f, "  %-22s %s (%s confidence)\n", what, fmt_size(b, e->bytes),
-			confidence_name(e->conf));
+		fprintf(f, "  %-22s %s (%s confidence)%s%s\n", what, fmt_size(b, e->bytes),
+			confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
+			e->multiplane ? fmt_size(b2, e->multiplane) : "");
 	else
 		fprintf(f, "  %-22s unknown\n", what);
 	if (e->evidence[0])

@@ -286,6 +286,70 @@ static void test_align_tiny_step_is_no_erase_size(void)
 	CHECK(e.bytes == 4 * MiB);
 }
 
+/* A table of power-of-two rows from top down to 2K: diff = the level of the largest step dividing a. */
+struct level { uint64_t at; double us; };
+
+static void make_levels(struct align_result *r, uint64_t top, const struct level *lv, int nlv,
+			double noise)
+{
+	static struct align_row rows[64];
+	memset(r, 0, sizeof(*r));
+	r->rows = rows;
+	r->blocksize = 1024;
+	for (uint64_t a = top; a >= 2048 && r->nrows < 64; a /= 2) {
+		double us = 0;
+		for (int i = 0; i < nlv; i++)
+			if (a % lv[i].at == 0 && lv[i].us > us)
+				us = lv[i].us;
+		struct align_row *row = &rows[r->nrows++];
+		row->align = a;
+		row->positions = 7;
+		row->pre_ns = row->post_ns = 1000000;
+		row->diff_ns = (int64_t)(us * 1000 * (1 + noise * jitter()));
+		row->on_ns = 1000000 + row->diff_ns;
+	}
+}
+
+/*
+ * Issue 11's real table: <=2K 3us, 4K 40us, 8K..1M 120us, >=2M 250us is a
+ * 2 MiB erase block, 4 KiB pages read in pairs; a rise at 2 GiB on a large
+ * card is an allocation group, not the erase size; a lone step at 16K
+ * (Samsung 16GB in real-cards.tsv) is a page, no erase size.
+ */
+static void test_align_levels(void)
+{
+	static const struct level issue[] = { { 2048, 3 }, { 4096, 40 }, { 8192, 120 },
+					      { 2 * MiB, 250 }, { 2 * GiB, 400 } };
+	static const uint64_t tops[] = { 64 * MiB, 128 * MiB, 512 * MiB, 4 * GiB, 8 * GiB };
+	struct align_result r;
+	struct size_estimate e, p;
+	rng_state = 7;
+	for (size_t i = 0; i < sizeof(tops) / sizeof(tops[0]); i++)
+		for (int round = 0; round < 4; round++) {
+			make_levels(&r, tops[i], issue, 5, round ? 0.05 : 0);
+			analyze_align(&r, &e, &p);
+			CHECK(e.bytes == 2 * MiB && e.conf >= CONF_MEDIUM);
+			CHECK(p.bytes == 4 * KiB && p.multiplane == 8 * KiB);
+			CHECK(e.group == (tops[i] >= 4 * GiB ? 2 * GiB : 0));
+			if (e.bytes != 2 * MiB || p.bytes != 4 * KiB || p.multiplane != 8 * KiB)
+				printf("  levels on %llu: erase %llu page %llu/%llu: %s | %s\n",
+				       (unsigned long long)tops[i], (unsigned long long)e.bytes,
+				       (unsigned long long)p.bytes, (unsigned long long)p.multiplane,
+				       e.evidence, p.evidence);
+		}
+	/* the README's card: 5us below 8K, 53us at 8K, ~150us to 2M, ~310us from 4M */
+	static const struct level readme[] = { { 2048, 5 }, { 8192, 53 }, { 16384, 150 },
+					       { 4 * MiB, 310 } };
+	make_levels(&r, 1 * GiB, readme, 4, 0.03);
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 4 * MiB && p.bytes == 8 * KiB && p.multiplane == 16 * KiB);
+	static const struct level samsung[] = { { 2048, 5 }, { 16384, 166 } };
+	make_levels(&r, 2 * GiB, samsung, 2, 0.03);
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 0 && p.bytes == 16 * KiB);
+	CHECK(strstr(e.evidence, "no step between 128KiB and 64MiB") != NULL);
+}
+
 /* Noise up to +-10% of the erase-block step: right, or not confident. */
 static void test_align_noise(void)
 {
@@ -639,6 +703,7 @@ int main(void)
 	test_align_clean();
 	test_align_tiny_step_is_no_erase_size();
 	test_align_noise();
+	test_align_levels();
 	test_open_au_runs();
 	test_open_au_series();
 	test_find_fat();
