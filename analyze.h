@@ -37,6 +37,9 @@ struct fat_estimate {
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		   struct size_estimate *page);
 
+/* a second witness of the erase size (sysfs preferred_erase_size, --erasesize of runs) */
+void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source);
+
 enum collapse { RUN_HOLDS, RUN_COLLAPSED, RUN_UNCLEAR };
 /* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */
 enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint);

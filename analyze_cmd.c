@@ -168,6 +168,32 @@ static void cross_check_erase(struct card *c)
 	c->erase.bytes = best;
 }
 
+/*
+ * Other witnesses of the erase size (issue 11 §3): the --erasesize the
+ * poster gave --open-au, when no run used the -a size, and sysfs
+ * preferred_erase_size.
+ */
+static void cross_check_witnesses(struct card *c)
+{
+	if (!c->n_align)
+		return;
+	uint64_t used = 0;
+	int most = 0;
+	bool at_erase = false;
+	for (int i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		at_erase |= s->erasesize == c->erase.bytes;
+		if (s->nruns > most) {
+			most = s->nruns;
+			used = s->erasesize;
+		}
+	}
+	if (used && !at_erase)
+		analyze_cross_check_erase(&c->erase, used, "--erasesize of the --open-au runs");
+	analyze_cross_check_erase(&c->erase, c->sec->preferred_erase_size,
+				  "sysfs preferred_erase_size");
+}
+
 /* Blocks in random mode are open blocks: no more of them than the linear limit. */
 static void bound_random_by_linear(struct card *c)
 {
@@ -252,6 +278,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 		}
 	}
 	cross_check_erase(c);
+	cross_check_witnesses(c);
 	order_series(c);
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *s = &c->series[i];

@@ -1151,6 +1151,10 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		free_state(s);
 		return rc;
 	}
+	/* a second witness; without an -a step the write phase falls back to it itself */
+	if (s->erase.bytes)
+		analyze_cross_check_erase(&s->erase, identity_preferred_erase_size(s->id),
+					  "sysfs preferred_erase_size");
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
 

@@ -215,6 +215,7 @@ static void make_align(struct align_result *r, uint64_t size, uint64_t eb, uint6
 			struct align_row *row = &rows[r->nrows++];
 			row->align = x;
 			row->positions = n;
+			row->failed = false;
 			row->pre_ns = 1000000;
 			row->post_ns = 1000000;
 			row->diff_ns = (int64_t)d;
@@ -348,6 +349,50 @@ static void test_align_levels(void)
 	analyze_align(&r, &e, &p);
 	CHECK(e.bytes == 0 && p.bytes == 16 * KiB);
 	CHECK(strstr(e.evidence, "no step between 128KiB and 64MiB") != NULL);
+}
+
+/* Issue 9 item 8: failed rows lower every verdict on them; too few good rows: unknown. */
+static void test_align_failed_rows(void)
+{
+	struct align_result r;
+	struct size_estimate e, p;
+	make_align(&r, 8 * GiB, 4 * MiB, 16 * KiB, 1 * KiB, 0);
+	for (int i = 0; i < r.nrows; i++)
+		r.rows[i].failed = r.rows[i].align <= 1 * MiB && !(r.rows[i].align & (r.rows[i].align - 1));
+	analyze_align(&r, &e, &p);
+	CHECK(e.conf <= CONF_MEDIUM);
+	CHECK(p.bytes == 0 && p.conf == CONF_NONE);
+	CHECK(strstr(p.evidence, "too few good rows") != NULL);
+	/* one failed row far from the step: right, but no longer high */
+	make_align(&r, 8 * GiB, 4 * MiB, 16 * KiB, 4 * KiB, 0);
+	for (int i = 0; i < r.nrows; i++)
+		r.rows[i].failed = i == 0;
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 4 * MiB && e.conf == CONF_MEDIUM);
+	CHECK(strstr(e.evidence, "rows failed") != NULL);
+	/* most rows failed: unknown */
+	for (int i = 0; i < r.nrows - 4; i++)
+		r.rows[i].failed = true;
+	analyze_align(&r, &e, &p);
+	CHECK(e.bytes == 0 && e.conf == CONF_NONE && p.conf == CONF_NONE);
+}
+
+/* sysfs preferred_erase_size and the runs' --erasesize as second witnesses */
+static void test_cross_check(void)
+{
+	struct size_estimate e = { .bytes = 2 * MiB, .conf = CONF_HIGH };
+	analyze_cross_check_erase(&e, 2 * MiB, "sysfs preferred_erase_size");
+	CHECK(e.conf == CONF_HIGH && strstr(e.evidence, "agrees") != NULL);
+	analyze_cross_check_erase(&e, 4 * MiB, "sysfs preferred_erase_size");
+	CHECK(e.conf == CONF_HIGH && strstr(e.evidence, "2 erase blocks") != NULL);
+	analyze_cross_check_erase(&e, 3 * MiB, "sysfs preferred_erase_size");
+	CHECK(e.bytes == 2 * MiB && e.conf == CONF_MEDIUM && strstr(e.evidence, "disagree") != NULL);
+	struct size_estimate none = { 0 };
+	analyze_cross_check_erase(&none, 4 * MiB, "the --open-au runs' --erasesize");
+	CHECK(none.bytes == 4 * MiB && none.conf == CONF_LOW);
+	struct size_estimate keep = { 0 };
+	analyze_cross_check_erase(&keep, 5 * MiB, "sysfs preferred_erase_size");	/* not an erase size */
+	CHECK(keep.bytes == 0);
 }
 
 /* Noise up to +-10% of the erase-block step: right, or not confident. */
@@ -704,6 +749,8 @@ int main(void)
 	test_align_tiny_step_is_no_erase_size();
 	test_align_noise();
 	test_align_levels();
+	test_align_failed_rows();
+	test_cross_check();
 	test_open_au_runs();
 	test_open_au_series();
 	test_find_fat();
