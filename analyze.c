@@ -928,7 +928,17 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 		}
 		long long held = last_hold >= 0 ? un[last_hold] : 0;
 		out->n = (int)(un[fc] == 1 ? 0 : (last_hold >= 0 ? held : un[fc] - 1));
-		if (un[fc] == 1)
+		/*
+		 * A card writes at least one erase block linearly at full speed:
+		 * a linear collapse at N=1 means the erase size or the
+		 * measurement is wrong (issue 11 §4). Random mode may hold none.
+		 */
+		if (un[fc] == 1 && !first_run[fc]->random) {
+			out->conf = CONF_LOW;
+			appendf(out->evidence, sizeof(out->evidence),
+				"a linear collapse at N=1 is not physical: the erase size may be larger, "
+				"or the run was disturbed; rerun with twice the --erasesize; ");
+		} else if (un[fc] == 1)
 			out->conf = CONF_HIGH;
 		else if (last_hold < 0)
 			out->conf = CONF_LOW;	/* nothing measured below the collapse */

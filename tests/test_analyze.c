@@ -504,8 +504,15 @@ static void test_open_au_series(void)
 	/* no collapse seen */
 	analyze_open_au_series(rp, nrs, 3, 16 * KiB, &est);
 	CHECK(est.n == 3 && est.at_least);
-	/* collapse at N=1: none can be open in that mode */
+	/* linear collapse at N=1: not physical, never a confident 0 (issue 11 §4) */
 	analyze_open_au_series(&rp[3], nrs, 1, 16 * KiB, &est);
+	CHECK(est.n == 0 && !est.at_least && est.conf == CONF_LOW);
+	CHECK(strstr(est.evidence, "twice the --erasesize") != NULL);
+	/* random mode: none can be open that way */
+	struct rate_result rnd1 = *rp[3];
+	rnd1.random = true;
+	const struct rate_result *rr[1] = { &rnd1 };
+	analyze_open_au_series(rr, nrs, 1, 16 * KiB, &est);
 	CHECK(est.n == 0 && !est.at_least && est.conf == CONF_HIGH);
 	/* held at 1, collapsed at 5, nothing in between: the count is not known */
 	const struct rate_result *gap[2] = { rp[0], rp[4] };
