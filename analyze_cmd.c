@@ -427,55 +427,92 @@ static void print_card_json(struct jw *w, const struct card *c)
 	jw_object_end(w);
 }
 
+/* A failure: one line on stderr, and with --json still one document naming it. */
+static int analyze_failed(const char *source, bool json, FILE *out, const char *what)
+{
+	fprintf(stderr, "flashbench: %s: %s\n", source, what);
+	if (json) {
+		struct jw w;
+		jw_init(&w, out);
+		jw_object_begin(&w, NULL);
+		jw_string(&w, "source", source);
+		jw_string(&w, "status", "error");
+		jw_string(&w, "error", what);
+		jw_array_begin(&w, "cards");
+		jw_array_end(&w);
+		jw_object_end(&w);
+		jw_finish(&w);
+		fflush(out);
+	}
+	return 1;
+}
+
+static void repair_note(const struct post *p, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (p->repaired_times)
+		snprintf(buf, n, "%d time field%s in -a rows had a bare 's' (a µ lost in encoding): "
+			 "read as µs", p->repaired_times, p->repaired_times == 1 ? "" : "s");
+}
+
+static void print_cards(const struct post *p, struct card *card, bool json, struct jw *w,
+			FILE *out)
+{
+	for (int first = 0, idx = 0; first < p->nruns; idx++) {
+		int last = first + 1;
+		while (last < p->nruns && p->runs[last].section == p->runs[first].section)
+			last++;
+		build_card(card, p, first, last);
+		if (json) {
+			print_card_json(w, card);
+		} else {
+			if (idx)
+				fputc('\n', out);
+			print_card_text(out, card, idx, p->nsections);
+		}
+		first = last;
+	}
+}
+
 int analyze_file(const char *path, bool json, FILE *out)
 {
+	const char *source = strcmp(path, "-") ? path : "stdin";
 	size_t len;
 	char *text = read_all(path, &len);
-	if (!text) {
-		fprintf(stderr, "flashbench: %s: %s\n", strcmp(path, "-") ? path : "stdin",
-			strerror(errno));
-		return 1;
-	}
+	if (!text)
+		return analyze_failed(source, json, out, strerror(errno));
 	struct post p;
 	int rc = post_parse(text, len, &p);
 	free(text);
-	if (rc) {
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
-	}
+	if (rc)
+		return analyze_failed(source, json, out, "out of memory");
 	if (p.nsections == 0) {
-		fprintf(stderr, "flashbench: %s: no flashbench -a, --open-au or --find-fat output found\n",
-			strcmp(path, "-") ? path : "stdin");
 		post_free(&p);
-		return 1;
+		return analyze_failed(source, json, out,
+				      "no flashbench -a, --open-au or --find-fat output found");
 	}
 	struct card *card = malloc(sizeof(*card));
 	if (!card) {
 		post_free(&p);
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
+		return analyze_failed(source, json, out, "out of memory");
 	}
+	char note[160];
+	repair_note(&p, note, sizeof(note));
 	struct jw w;
 	if (json) {
 		jw_init(&w, out);
 		jw_object_begin(&w, NULL);
-		jw_string(&w, "source", strcmp(path, "-") ? path : "stdin");
+		jw_string(&w, "source", source);
+		jw_string(&w, "status", "ok");
+		jw_array_begin(&w, "warnings");
+		if (note[0])
+			jw_string(&w, NULL, note);
+		jw_array_end(&w);
 		jw_array_begin(&w, "cards");
+	} else if (note[0]) {
+		fprintf(out, "warning: %s\n", note);
 	}
-	for (int first = 0, idx = 0; first < p.nruns; idx++) {
-		int last = first + 1;
-		while (last < p.nruns && p.runs[last].section == p.runs[first].section)
-			last++;
-		build_card(card, &p, first, last);
-		if (json) {
-			print_card_json(&w, card);
-		} else {
-			if (idx)
-				fputc('\n', out);
-			print_card_text(out, card, idx, p.nsections);
-		}
-		first = last;
-	}
+	print_cards(&p, card, json, &w, out);
 	if (json) {
 		jw_array_end(&w);
 		jw_object_end(&w);

@@ -30,6 +30,10 @@ static void test_fields(void)
 	CHECK(post_parse_time("48.5us", &ns) == 0 && ns == 48500);
 	CHECK(post_parse_time("12.3s", &ns) == 0 && ns == 12300000000);
 	CHECK(post_parse_time("\xc2\xb5s", &ns) == -1);
+	CHECK(post_parse_time("308\xce\xbcs", &ns) == 0 && ns == 308000);	/* Greek mu */
+	CHECK(post_parse_time("308\xc3\x8e\xc2\xbcs", &ns) == 0 && ns == 308000);
+	CHECK(post_parse_time("308\xef\xbf\xbds", &ns) == 0 && ns == 308000);	/* U+FFFD */
+	CHECK(post_parse_time("308?s", &ns) == 0 && ns == 308000);
 	CHECK(post_parse_time("nan", &ns) == -1);
 	CHECK(post_parse_time("5parsecs", &ns) == -1);
 
@@ -126,6 +130,23 @@ static void test_parse_commands(void)
 		CHECK(r->nrows == 5);
 		CHECK(r->st.nfailures == 1 && r->st.partial);
 		CHECK(r->nrows == 5 && r->rows[3].failed[0] && !r->rows[4].failed[0]);
+	}
+	post_free(&p);
+}
+
+/* "- " markers, "> " quotes, a µ lost to encoding */
+static void test_parse_pasted(void)
+{
+	struct post p;
+	CHECK(parse("> - align 4194304 pre 1ms on 1.3ms post 1ms diff 300\xc2\xb5s\n"
+		    ">> - align 2097152 pre 1ms on 1.06ms post 1ms diff 60\xc2\xb5s\n"
+		    "- align 1048576 pre 1ms on 1.06ms post 1ms diff 308s\n", &p) == 0);
+	CHECK(p.nruns == 1);
+	if (p.nruns == 1) {
+		const struct align_result *a = &p.runs[0].align;
+		CHECK(a->nrows == 3);
+		CHECK(a->nrows == 3 && a->rows[2].diff_ns == 308000);
+		CHECK(p.repaired_times == 1);
 	}
 	post_free(&p);
 }
@@ -752,6 +773,7 @@ int main(void)
 	test_fields();
 	test_parse_commands();
 	test_parse_align_and_sections();
+	test_parse_pasted();
 	test_align_clean();
 	test_align_tiny_step_is_no_erase_size();
 	test_align_noise();
