@@ -129,7 +129,14 @@ static const struct pt *find_pt(const struct pt *p, int n, uint64_t align)
 	return NULL;
 }
 
-/* relaxed = 0: the clean case; 1: looser, for noisy tables (low confidence). */
+/*
+ * relaxed = 0: the clean case; 1: looser, for noisy tables (low
+ * confidence); GROUP_STEP: clean, but a smaller rise counts (an
+ * allocation group on top of the erase-block level, an evidence line only).
+ */
+#define GROUP_STEP 2
+#define STEP_RATIO 1.5		/* a level at least 1.5x the one below (rules out drift) */
+#define GROUP_RATIO 1.2
 static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t floor, uint64_t x,
 		      int relaxed, struct step *s)
 {
@@ -195,16 +202,17 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t floor, u
 	}
 	s->f_on = (double)hi / non;
 	s->f_below = (double)lo / nbelow;
-	if (s->sep <= 0 || s->sep < 3 * s->sigma_below || (s->l > 0 && s->h < 1.5 * s->l))
+	double ratio = relaxed == GROUP_STEP ? GROUP_RATIO : STEP_RATIO;
+	if (s->sep <= 0 || s->sep < 3 * s->sigma_below || (s->l > 0 && s->h < ratio * s->l))
 		return;
 	/* x itself reads like its multiples, not half-way (diluted) */
-	if (s->dx < s->l + (relaxed ? 0.5 : 0.7) * s->sep)
+	if (s->dx < s->l + (relaxed == 1 ? 0.5 : 0.7) * s->sep)
 		return;
 	/* the level must hold right above x, not only far away */
 	const struct pt *p2 = find_pt(p, n, 2 * x);
 	if (!relaxed && p2 && 2 * x < top && p2->d < s->thr)
 		return;
-	double need_on = relaxed ? 0.4 : 0.6, need_below = relaxed ? 0.7 : 0.85;
+	double need_on = relaxed == 1 ? 0.4 : 0.6, need_below = relaxed == 1 ? 0.7 : 0.85;
 	s->valid = s->f_on >= need_on && s->f_below >= need_below;
 }
 
@@ -480,7 +488,10 @@ static int find_levels(const struct pt *p, int n, const struct step *first, stru
 	lv[k++] = *first;
 	while (k < MAX_LEVELS) {
 		struct step s;
-		if (!find_step(p, n, UINT64_MAX, lv[k - 1].x, UINT64_MAX, 0, &s))
+		uint64_t floor = lv[k - 1].x;
+		if (!find_step(p, n, UINT64_MAX, floor, UINT64_MAX, 0, &s) &&
+		    !(find_step(p, n, UINT64_MAX, floor > ERASE_MAX ? floor : ERASE_MAX, UINT64_MAX,
+				GROUP_STEP, &s) && floor >= ERASE_MIN))
 			break;
 		/* a higher level, not noise on the one below */
 		double read = typical_read(p, n);
