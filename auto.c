@@ -394,15 +394,21 @@ static double ratio_to_one_au(const struct autostate *s, const struct au_run *ru
  * 1% of linear with any number of blocks). Below half is not open.
  */
 #define RANDOM_SLOW 0.5
+#define SMALL_ERASE (512 * 1024)
 
 static double ratio_to_linear(const struct autostate *s, const struct au_run *run)
 {
 	const struct au_run *one = find_run(s, 1, false);
-	if (!one || one->verdict != RUN_HOLDS || run->r.nrows == 0)
+	if (!one || one->verdict != RUN_HOLDS)
 		return 0;
-	const struct rate_row *last = &run->r.rows[run->r.nrows - 1];
-	double ref = rate_at(&one->r, last->blocksize);
-	return ref > 0 && !last->failed[0] ? last->rate[0] / ref : 0;
+	/* the smallest block size both runs wrote (linear runs stop at larger sizes) */
+	for (int i = run->r.nrows - 1; i >= 0; i--) {
+		const struct rate_row *row = &run->r.rows[i];
+		double ref = rate_at(&one->r, row->blocksize);
+		if (ref > 0 && !row->failed[0])
+			return row->rate[0] / ref;
+	}
+	return 0;
 }
 
 /* One --open-au run; NULL when it may not or could not run. */
@@ -489,14 +495,18 @@ static long long next_larger(long long n)
 static void search_open_aus(struct autostate *s, bool random, long long limit, bool jump)
 {
 	long long hold = 0, collapse = limit + 1, n = 1;
-	bool upper_known = false;
+	bool upper_known = false, confirmed = false;
 
 	for (;;) {
 		struct au_run *run = open_au_run(s, n, random);
 		if (!run)
 			break;
-		/* a noisy or disturbed run decides nothing: measure it once more */
-		if (run->verdict == RUN_UNCLEAR && !run->cut_by_cap) {
+		/*
+		 * A noisy or disturbed run decides nothing, and a collapse seen
+		 * only against another run may be a stretched access: measure
+		 * it once more; the second run decides.
+		 */
+		if ((run->verdict == RUN_UNCLEAR || run->by_reference) && !run->cut_by_cap) {
 			struct au_run *again = open_au_run(s, n, random);
 			if (again)
 				run = again;
@@ -508,6 +518,16 @@ static void search_open_aus(struct autostate *s, bool random, long long limit, b
 				break;
 			collapse = n;
 			upper_known = true;
+		}
+		if (collapse - hold <= 1 && upper_known && collapse > 1 && !confirmed) {
+			/* the collapse that decides the count is measured twice */
+			confirmed = true;
+			struct au_run *again = open_au_run(s, collapse, random);
+			if (!again || again->verdict != RUN_HOLDS)
+				break;
+			hold = collapse;
+			collapse = limit + 1;
+			upper_known = false;
 		}
 		if (collapse - hold <= 1)
 			break;
@@ -553,8 +573,8 @@ static struct bracket search_bracket(const struct autostate *s, bool random)
 
 	for (int i = 0; i < s->nruns; i++) {
 		const struct au_run *r = &s->runs[i];
-		if (r->random != random || !current_run(s, r))
-			continue;
+		if (r->random != random || !current_run(s, r) || find_run(s, r->nr, random) != r)
+			continue;	/* another mode or size, or measured again later */
 		if (r->verdict == RUN_HOLDS) {
 			if (r->nr > b.hold)
 				b.hold = r->nr;
@@ -820,6 +840,13 @@ static void run_write_phase(struct autostate *s)
 	search_open_aus(s, true, s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR, true);
 	estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
+	/*
+	 * Collecting a small erase block is cheap (old 128..512 KiB NAND, a few
+	 * page programs), so one block over the random limit may not show.
+	 */
+	if (s->erasesize <= SMALL_ERASE)
+		limit_conf(&s->rnd, CONF_LOW, "small erase blocks are collected cheaply: "
+			   "one more random block may not show");
 
 	if (s->erase.conf < CONF_MEDIUM) {
 		const char *why = "erase size itself uncertain";

@@ -536,13 +536,13 @@ static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
 
 /*
  * Random-capable only for large blocks: an out-of-order write smaller than
- * the mapping unit rewrites the whole unit (issue 11 §5; real-cards.tsv:
+ * the mapping unit copies the whole unit (issue 11 §5; real-cards.tsv:
  * SanDisk SU04G random 512KiB 12 MB/s, 256KiB 3.5 MB/s at any N).
  */
 static double real_map_unit_cost(const struct sim *s, uint64_t len)
 {
 	uint64_t unit = s->cfg.real.map_unit;
-	return unit && len < unit ? transfer(unit - len, s->t.copy_bps) : 0;
+	return unit && len < unit ? transfer(unit, s->t.copy_bps) : 0;
 }
 
 /* A busy host stretches some accesses; runs drift slowly (issue 11 §4). */
