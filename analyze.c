@@ -135,8 +135,6 @@ static const struct pt *find_pt(const struct pt *p, int n, uint64_t align)
  * allocation group on top of the erase-block level, an evidence line only).
  */
 #define GROUP_STEP 2
-#define STEP_RATIO 1.5		/* a level at least 1.5x the one below (rules out drift) */
-#define GROUP_RATIO 1.2
 static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t floor, uint64_t x,
 		      int relaxed, struct step *s)
 {
@@ -345,11 +343,6 @@ static void describe_step(char *ev, size_t n, const struct step *s, const char *
 			s->n_below);
 }
 
-#define MAX_PAGE (256 * 1024)	/* larger steps below the erase size are not pages */
-#define MAX_ODD_PAGE (64 * 1024)	/* 3*2^n pages: 48 KiB seen (SanDisk Ultra 64GB); larger ones are diluted erase rows */
-#define ERASE_MIN (128 * 1024)	/* SD AU_SIZE 4 = 128 KB, old NAND erase blocks (ftl-model §2) */
-#define ERASE_MAX (64ull * 1024 * 1024)	/* SD AU_SIZE F = 64 MB, the SDXC maximum (ftl-model §2) */
-#define MID_LEVEL 0.2	/* a single row reads a level of its own: this far from both neighbours */
 
 static bool page_candidate(uint64_t x)
 {
@@ -428,7 +421,6 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
 }
 
-#define NOISE_FRACTION 0.02	/* a step smaller than 2% of a read is no boundary cost */
 
 /*
  * Devices without an erase-block structure (a loop device over a file, a
@@ -599,7 +591,6 @@ static bool failed_near(const struct align_result *r, uint64_t x)
  * is less sure, one next to a hole at most low; with fewer good rows than
  * failed ones (or fewer than MIN_GOOD_ROWS) there is no verdict at all.
  */
-#define MIN_GOOD_ROWS 6
 static void discount_failed(const struct align_result *r, uint64_t below, struct size_estimate *est)
 {
 	int failed = 0, good = 0;
@@ -686,11 +677,6 @@ void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const
 
 /* ---------- --open-au ---------- */
 
-#define STEP_COLLAPSE 0.75	/* throughput ratio per halving: ~0.5 when time per write is constant */
-#define MAX_PAGE_HINT (64 * 1024)	/* a larger "page" from -a is not a page */
-#define GC_FRACTION 0.25	/* time per write vs writing a whole erase block at full speed */
-#define WEAK_GC_FRACTION 0.05
-#define MIN_GC_START (32 * 1024)
 
 static bool row_ok(const struct rate_row *row)
 {

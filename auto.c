@@ -374,8 +374,6 @@ static const struct au_run *find_run(const struct autostate *s, long long nr, bo
  * simulated cards within the limit the ratio stays above 0.94; one block
  * over it, below 0.65.
  */
-#define REF_SLOW 0.75
-#define REF_CLEAR 0.65
 
 static double ratio_to_one_au(const struct autostate *s, const struct au_run *run)
 {
@@ -393,8 +391,6 @@ static double ratio_to_one_au(const struct autostate *s, const struct au_run *ru
  * read it (issue 11 §5; SanDisk SL08G in real-cards.tsv: random 16KiB at
  * 1% of linear with any number of blocks). Below half is not open.
  */
-#define RANDOM_SLOW 0.5
-#define SMALL_ERASE (512 * 1024)
 
 static double ratio_to_linear(const struct autostate *s, const struct au_run *run)
 {
