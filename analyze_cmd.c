@@ -283,6 +283,13 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *s = &c->series[i];
 		analyze_open_au_series(s->runs, s->nrs, s->nruns, page_hint(c), &s->est);
+		/* small erase blocks are collected cheaply: one block over the limit may not show */
+		if (s->random && s->erasesize <= SMALL_ERASE && s->est.conf > CONF_LOW) {
+			s->est.conf = CONF_LOW;
+			size_t n = strlen(s->est.evidence);
+			snprintf(s->est.evidence + n, sizeof(s->est.evidence) - n,
+				 "; small erase blocks are collected cheaply: one more random block may not show");
+		}
 	}
 	bound_random_by_linear(c);
 	check_suspicious_count(c);

@@ -1015,6 +1015,20 @@ static void print_raw(FILE *f, const struct autostate *s)
 	}
 }
 
+/* Low confidence or unknown: say how a second run can settle it (issue 11 "Done when"). */
+static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev)
+{
+	bool unsure = s->erase.conf <= CONF_LOW || (s->page.bytes && s->page.conf <= CONF_LOW) ||
+		      (s->have_lin && s->lin.conf <= CONF_LOW) ||
+		      (s->have_rnd && s->rnd.conf <= CONF_LOW);
+	if (!unsure)
+		return;
+	fprintf(f, "  %-22s low-confidence or unknown answers may settle on a second run on a\n"
+		"  %-22s quiet host (no other I/O; a card slot rather than a USB reader):\n"
+		"  %-22s flashbench --auto%s %s\n", "rerun", "", "",
+		s->o->destructive ? " --destructive" : "", dev);
+}
+
 static void print_text(FILE *f, const struct autostate *s)
 {
 	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
@@ -1044,6 +1058,7 @@ static void print_text(FILE *f, const struct autostate *s)
 	}
 	fprintf(f, "  %-22s %d run%s of -a, %s of device time\n", "alignment", s->nalign,
 		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
+	print_rerun_hint(f, s, dev);
 
 	make_advice(s, &a);
 	print_advice(f, s, &a);
