@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the unit test binaries and every integration test; prints one
 # "N passed, N failed, N skipped" line at the end. Exit 1 if anything failed.
+# Lines a passing test prints starting with "# " are shown (reports such as
+# the calibration table).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
@@ -31,7 +33,8 @@ for t in "$here"/it/*.sh; do
 	name=$(basename "$t" .sh)
 	out=$(timeout 300 bash "$t" 2>&1 </dev/null); rc=$?
 	case $rc in
-	0) passed=$((passed + 1)); printf 'ok   %s\n' "$name" ;;
+	0) passed=$((passed + 1)); printf 'ok   %s\n' "$name"
+	   printf '%s\n' "$out" | grep '^# ' ;;	# a report the test wants shown (calibration)
 	77) skipped=$((skipped + 1)); printf 'skip %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)" ;;
 	*) failed=$((failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
 	esac

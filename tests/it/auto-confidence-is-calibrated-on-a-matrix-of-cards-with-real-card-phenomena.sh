@@ -99,15 +99,15 @@ with ThreadPoolExecutor(max_workers=2) as ex:
                 wrong.append(f"{c['spec']}: {kind} {got}{'+' if at_least else ''} (want {want}), {conf}")
 
 n = ncards - len(errors)
-print(f"calibration on {n} simulated cards (seed {seed}): right / verdicts at each confidence")
-print(f"  {'':18}" + "".join(f"{l:>16}" for l in levels))
+print(f"# calibration on {n} simulated cards (seed {seed}): right / verdicts at each confidence")
+print(f"#   {'':18}" + "".join(f"{l:>16}" for l in levels))
 for k in kinds:
     cells = []
     for l in levels:
         r, t = table[(k, l)]
         cells.append(f"{r}/{t} {100.0 * r / t:5.1f}%" if t else "-")
-    print(f"  {k:18}" + "".join(f"{x:>16}" for x in cells))
-print("  exact: " + ", ".join(f"{k} {100.0 * exact[k] / max(n, 1):.1f}%" for k in kinds))
+    print(f"#   {k:18}" + "".join(f"{x:>16}" for x in cells))
+print("#   exact: " + ", ".join(f"{k} {100.0 * exact[k] / max(n, 1):.1f}%" for k in kinds))
 fail = False
 for l, need in (("high", 100.0), ("medium", 90.0)):
     r = sum(table[(k, l)][0] for k in kinds)
