@@ -407,6 +407,33 @@ static double ratio_to_linear(const struct autostate *s, const struct au_run *ru
 	return 0;
 }
 
+/*
+ * Cards random-capable only for large blocks (issue 11 §5; SU04G in seed
+ * 000: random 512KiB at linear speed, 256KiB at a third): the smallest
+ * size from which one random erase block keeps up with linear writes,
+ * when smaller ones do not. 0 when it does not show.
+ */
+static uint64_t random_mapping_unit(const struct autostate *s)
+{
+	const struct au_run *rnd = find_run(s, 1, true), *lin = find_run(s, 1, false);
+	uint64_t unit = 0;
+	if (!rnd || !lin || lin->verdict != RUN_HOLDS)
+		return 0;
+	for (int i = 0; i < rnd->r.nrows; i++) {	/* descending block sizes */
+		const struct rate_row *row = &rnd->r.rows[i];
+		double ref = rate_at(&lin->r, row->blocksize);
+		if (ref <= 0 && lin->r.nrows > 0)	/* linear runs stop higher; their rate is flat */
+			ref = rate_at(&lin->r, lin->r.rows[lin->r.nrows - 1].blocksize);
+		if (row->failed[0] || ref <= 0)
+			continue;
+		if (row->rate[0] >= RANDOM_SLOW * ref)
+			unit = row->blocksize;
+		else
+			return unit && unit < s->erasesize ? unit : 0;
+	}
+	return 0;
+}
+
 /* One --open-au run; NULL when it may not or could not run. */
 static struct au_run *open_au_run(struct autostate *s, long long nr, bool random)
 {
@@ -843,6 +870,14 @@ static void run_write_phase(struct autostate *s)
 	if (s->erasesize <= SMALL_ERASE)
 		limit_conf(&s->rnd, CONF_LOW, "small erase blocks are collected cheaply: "
 			   "one more random block may not show");
+	uint64_t unit = random_mapping_unit(s);
+	if (unit) {
+		char u[FMT_BUF];
+		size_t len = strlen(s->rnd.evidence);
+		snprintf(s->rnd.evidence + len, sizeof(s->rnd.evidence) - len,
+			 "%srandom writes keep up with linear ones from %s up (a %s mapping unit)",
+			 len ? "; " : "", fmt_size(u, unit), u);
+	}
 
 	if (s->erase.conf < CONF_MEDIUM) {
 		const char *why = "erase size itself uncertain";
