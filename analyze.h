@@ -37,8 +37,12 @@
  *   REF_SLOW          0.75     a run this much slower than N=1 at    sim matrix: >= 0.94 within the
  *                              its smallest row collapsed            limit, <= 0.65 one block over
  *   REF_CLEAR         0.65     ... clearly so (medium confidence)    same
- *   RANDOM_SLOW       0.5      random writes under half the linear   issue 11 §5; SL08G random 16 KiB at
- *                              rate are not "open"                   1% of linear
+ *   RANDOM_SLOW       0.35     random writes under 0.35 of the       issue 11 §5: a third of linear is
+ *                              linear rate (rows >= E/32) are not    none open; Lexar CF (seed 004):
+ *                              "open"                                0.4 at 512 KiB, experts count 11
+ *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at
+ *                              linear rate from a size up: a         0.94 of linear, 256 KiB at 0.28
+ *                              mapping unit
  *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
  *                              small are low confidence              the limit hides (cheap GC)
  */
@@ -58,7 +62,8 @@
 #define MAX_PAGE_HINT (64 * 1024)
 #define REF_SLOW 0.75
 #define REF_CLEAR 0.65
-#define RANDOM_SLOW 0.5
+#define RANDOM_SLOW 0.35
+#define MAP_UNIT_FAST 0.5
 #define SMALL_ERASE (512 * 1024)
 
 enum confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH };

@@ -194,6 +194,69 @@ static void cross_check_witnesses(struct card *c)
 				  "sysfs preferred_erase_size");
 }
 
+static const struct rate_result *run_with_nr(const struct series *s, long long nr)
+{
+	for (int i = 0; i < s->nruns; i++)
+		if (s->nrs[i] == nr)
+			return s->runs[i];
+	return NULL;
+}
+
+/* Rate of r at blocksize bs, 0 if not measured. */
+static double rate_of(const struct rate_result *r, uint64_t bs)
+{
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize == bs && r->rows[i].ncols > 0 && !r->rows[i].failed[0])
+			return r->rows[i].rate[0];
+	return 0;
+}
+
+/*
+ * Random mode counts blocks where small out-of-order writes keep up with
+ * linear ones (issue 11 §5): one random block at under RANDOM_SLOW of the
+ * linear rate at the smallest shared size (from E/32 and a page up) is none.
+ */
+static void compare_random_with_linear(struct card *c)
+{
+	uint64_t page = page_hint(c);
+	for (int i = 0; i < c->nseries; i++) {
+		struct series *r = &c->series[i];
+		const struct rate_result *r1 = run_with_nr(r, 1);
+		if (!r->random || !r1 || r->est.conf == CONF_NONE || (r->est.n == 0 && !r->est.at_least))
+			continue;
+		for (int j = 0; j < c->nseries; j++) {
+			const struct series *l = &c->series[j];
+			const struct rate_result *l1 = run_with_nr(l, 1);
+			if (l->random || l->erasesize != r->erasesize || !l1 ||
+			    analyze_open_au_run(l1, page) != RUN_HOLDS)
+				continue;
+			uint64_t bs = 0;
+			double ratio = 0;
+			for (int k = 0; k < r1->nrows; k++) {
+				uint64_t b = r1->rows[k].blocksize;
+				double a = rate_of(r1, b), ref = rate_of(l1, b);
+				/* as --auto does: down to E/32, not below a page */
+				if (a > 0 && ref > 0 && b >= page && b >= r->erasesize / 32 &&
+				    (!bs || b < bs)) {
+					bs = b;
+					ratio = a / ref;
+				}
+			}
+			if (!bs || ratio >= RANDOM_SLOW)
+				continue;
+			char b[FMT_BUF];
+			r->est.n = 0;
+			r->est.at_least = false;
+			r->est.conf = CONF_MEDIUM;
+			size_t n = strlen(r->est.evidence);
+			snprintf(r->est.evidence + n, sizeof(r->est.evidence) - n,
+				 "; with one erase block, random %s writes run at %.0f%% of linear ones",
+				 fmt_size(b, bs), 100 * ratio);
+			break;
+		}
+	}
+}
+
 /* Blocks in random mode are open blocks: no more of them than the linear limit. */
 static void bound_random_by_linear(struct card *c)
 {
@@ -291,6 +354,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 				 "; small erase blocks are collected cheaply: one more random block may not show");
 		}
 	}
+	compare_random_with_linear(c);
 	bound_random_by_linear(c);
 	check_suspicious_count(c);
 }

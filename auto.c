@@ -389,7 +389,7 @@ static double ratio_to_one_au(const struct autostate *s, const struct au_run *ru
  * Random mode keeps an erase block "open" when small out-of-order writes
  * run about as fast as linear ones at the same size, which is how experts
  * read it (issue 11 §5; SanDisk SL08G in real-cards.tsv: random 16KiB at
- * 1% of linear with any number of blocks). Below half is not open.
+ * 1% of linear with any number of blocks).
  */
 
 static double ratio_to_linear(const struct autostate *s, const struct au_run *run)
@@ -416,20 +416,21 @@ static double ratio_to_linear(const struct autostate *s, const struct au_run *ru
 static uint64_t random_mapping_unit(const struct autostate *s)
 {
 	const struct au_run *rnd = find_run(s, 1, true), *lin = find_run(s, 1, false);
-	uint64_t unit = 0;
-	if (!rnd || !lin || lin->verdict != RUN_HOLDS)
+	bool slow_below = false;
+	if (!rnd || !lin || lin->verdict != RUN_HOLDS || lin->r.nrows == 0)
 		return 0;
-	for (int i = 0; i < rnd->r.nrows; i++) {	/* descending block sizes */
+	/* from the smallest block size up: slow rows, then the first one that keeps up */
+	for (int i = rnd->r.nrows - 1; i >= 0; i--) {
 		const struct rate_row *row = &rnd->r.rows[i];
 		double ref = rate_at(&lin->r, row->blocksize);
-		if (ref <= 0 && lin->r.nrows > 0)	/* linear runs stop higher; their rate is flat */
+		if (ref <= 0)	/* linear runs stop higher; their rate is flat */
 			ref = rate_at(&lin->r, lin->r.rows[lin->r.nrows - 1].blocksize);
 		if (row->failed[0] || ref <= 0)
 			continue;
-		if (row->rate[0] >= RANDOM_SLOW * ref)
-			unit = row->blocksize;
+		if (row->rate[0] < MAP_UNIT_FAST * ref)
+			slow_below = true;
 		else
-			return unit && unit < s->erasesize ? unit : 0;
+			return slow_below && row->blocksize < s->erasesize ? row->blocksize : 0;
 	}
 	return 0;
 }

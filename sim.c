@@ -135,7 +135,7 @@ static const struct preset presets[] = {
 	    .random_au = 9, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL,
 	    .real = { .map_unit = 512 * KiB, .spikes = 2 } },
 	  { 950 * US, 20 * MBPS, 10 * US, 70 * US, 100 * US, 14 * MBPS,
-	    0.3, 3 * MS, 300 * US, 16 * MBPS, 100 * US } },
+	    0.3, 3 * MS, 300 * US, 6 * MBPS, 100 * US } },
 	/*
 	 * Micron MMC02G eMMC (seed 003): diff ~450 us from 2 MiB, ~57 us below, no
 	 * page step; linear and random hold at N=5 (4.4 MB/s), collapse at 6.
