@@ -8,13 +8,73 @@
 
 #include "measure.h"
 
+/*
+ * Thresholds of the analysis, in one place. Sources: ftl-model.md and
+ * real-cards.tsv in the shared reference (summarised in doc/card-facts.md),
+ * the seed posts (tests/data/seeds), and the calibration matrix (tests/it/
+ * auto-confidence-is-calibrated-...sh) where a value was measured.
+ *
+ *   name              value    what                                  source
+ *   ERASE_MIN         128KiB   smallest erase block                  SD AU_SIZE 4; 128 KB NAND of ~2008 cards
+ *   ERASE_MAX         64MiB    largest erase block / AU              SD AU_SIZE F, the SDXC maximum
+ *   MAX_PAGE          256KiB   a larger step below the erase size    effective pages 2..48 KiB seen
+ *                              is not a page
+ *   MAX_ODD_PAGE      64KiB    largest 3*2^n page (48 KiB seen)      SanDisk Ultra 64GB (real-cards.tsv)
+ *   STEP_RATIO        1.5      a plateau is >= 1.5x the one below    seeds: 2..50x; drift/noise < 1.3x
+ *   GROUP_RATIO       1.2      an allocation-group rise, evidence    issue 11 §2 (1-2 GiB rises)
+ *                              only (never the erase size)
+ *   MID_LEVEL         0.2      a single row between two levels is    README: 5 / 53 / 150 us = 8 KiB
+ *                              one of its own (page read in pairs)   pages, 16 KiB multi-plane
+ *   NOISE_FRACTION    0.02     a step under 2% of a read is noise    loop devices, RAM disks (measured)
+ *   MIN_GOOD_ROWS     6        fewer good -a rows: unknown           issue 9 item 8
+ *   STEP_COLLAPSE     0.75     throughput ratio per halving in a     ftl-model §3: 0.5 when time per
+ *                              collapse                              write is constant
+ *   GC_FRACTION       0.25     collapse: a write costs >= 1/4 of     seeds: 0.4..0.7 s per write for
+ *                              rewriting an erase block              4 MiB AUs (SA04G, SD4GB)
+ *   WEAK_GC_FRACTION  0.05     ... or 1/20 when it starts well       seed 000 random runs (partial GC)
+ *                              above the page (MIN_GC_START)
+ *   MAX_PAGE_HINT     64KiB    larger -a "pages" are not pages       effective pages <= 48 KiB
+ *   REF_SLOW          0.75     a run this much slower than N=1 at    sim matrix: >= 0.94 within the
+ *                              its smallest row collapsed            limit, <= 0.65 one block over
+ *   REF_CLEAR         0.65     ... clearly so (medium confidence)    same
+ *   RANDOM_SLOW       0.35     random writes under 0.35 of the       issue 11 §5: a third of linear is
+ *                              linear rate (rows >= E/32) are not    none open; Lexar CF (seed 004):
+ *                              "open"                                0.4 at 512 KiB, experts count 11
+ *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at
+ *                              linear rate from a size up: a         0.94 of linear, 256 KiB at 0.28
+ *                              mapping unit
+ *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
+ *                              small are low confidence              the limit hides (cheap GC)
+ */
+#define ERASE_MIN (128 * 1024)
+#define ERASE_MAX (64ull * 1024 * 1024)
+#define MAX_PAGE (256 * 1024)
+#define MAX_ODD_PAGE (64 * 1024)
+#define STEP_RATIO 1.5
+#define GROUP_RATIO 1.2
+#define MID_LEVEL 0.2
+#define NOISE_FRACTION 0.02
+#define MIN_GOOD_ROWS 6
+#define STEP_COLLAPSE 0.75
+#define GC_FRACTION 0.25
+#define WEAK_GC_FRACTION 0.05
+#define MIN_GC_START (32 * 1024)
+#define MAX_PAGE_HINT (64 * 1024)
+#define REF_SLOW 0.75
+#define REF_CLEAR 0.65
+#define RANDOM_SLOW 0.35
+#define MAP_UNIT_FAST 0.5
+#define SMALL_ERASE (512 * 1024)
+
 enum confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
 const char *confidence_name(enum confidence c);	/* "none" "low" "medium" "high" */
 
 struct size_estimate {
 	uint64_t bytes;		/* 0 = unknown */
 	enum confidence conf;
-	char evidence[512];	/* which rows/values led there, for the report */
+	uint64_t multiplane;	/* page only: pages read in groups of this size; 0 = none seen */
+	uint64_t group;		/* erase only: a further step above (allocation group); 0 = none */
+	char evidence[768];	/* which rows/values led there, for the report */
 };
 
 struct count_estimate {
@@ -34,6 +94,9 @@ struct fat_estimate {
 /* -a data -> erase-block size and page size */
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		   struct size_estimate *page);
+
+/* a second witness of the erase size (sysfs preferred_erase_size, --erasesize of runs) */
+void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source);
 
 enum collapse { RUN_HOLDS, RUN_COLLAPSED, RUN_UNCLEAR };
 /* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */

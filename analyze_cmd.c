@@ -170,6 +170,97 @@ static void cross_check_erase(struct card *c)
 	c->erase.bytes = best;
 }
 
+/*
+ * Other witnesses of the erase size (doc/card-facts.md): the --erasesize
+ * the poster gave --open-au, when every run used that one size and none the
+ * -a size (runs at several sizes are a search, not a claim), and sysfs
+ * preferred_erase_size.
+ */
+static void cross_check_witnesses(struct card *c)
+{
+	if (!c->n_align)
+		return;
+	uint64_t used = 0;
+	int most = 0;
+	bool at_erase = false, one_size = true;
+	for (int i = 0; i < c->nseries; i++) {
+		const struct series *s = &c->series[i];
+		at_erase |= s->erasesize == c->erase.bytes;
+		one_size &= s->erasesize == c->series[0].erasesize;
+		if (s->nruns > most) {
+			most = s->nruns;
+			used = s->erasesize;
+		}
+	}
+	if (used && one_size && !at_erase)
+		analyze_cross_check_erase(&c->erase, used, "--erasesize of the --open-au runs");
+	analyze_cross_check_erase(&c->erase, c->sec->preferred_erase_size,
+				  "sysfs preferred_erase_size");
+}
+
+static const struct rate_result *run_with_nr(const struct series *s, long long nr)
+{
+	for (int i = 0; i < s->nruns; i++)
+		if (s->nrs[i] == nr)
+			return s->runs[i];
+	return NULL;
+}
+
+/* Rate of r at blocksize bs, 0 if not measured. */
+static double rate_of(const struct rate_result *r, uint64_t bs)
+{
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize == bs && r->rows[i].ncols > 0 && !r->rows[i].failed[0])
+			return r->rows[i].rate[0];
+	return 0;
+}
+
+/*
+ * Random mode counts blocks where small out-of-order writes keep up with
+ * linear ones (issue 11 §5): one random block at under RANDOM_SLOW of the
+ * linear rate at the smallest shared size (from E/32 and a page up) is none.
+ */
+static void compare_random_with_linear(struct card *c)
+{
+	uint64_t page = page_hint(c);
+	for (int i = 0; i < c->nseries; i++) {
+		struct series *r = &c->series[i];
+		const struct rate_result *r1 = run_with_nr(r, 1);
+		if (!r->random || !r1 || r->est.conf == CONF_NONE || (r->est.n == 0 && !r->est.at_least))
+			continue;
+		for (int j = 0; j < c->nseries; j++) {
+			const struct series *l = &c->series[j];
+			const struct rate_result *l1 = run_with_nr(l, 1);
+			if (l->random || l->erasesize != r->erasesize || !l1 ||
+			    analyze_open_au_run(l1, page) != RUN_HOLDS)
+				continue;
+			uint64_t bs = 0;
+			double ratio = 0;
+			for (int k = 0; k < r1->nrows; k++) {
+				uint64_t b = r1->rows[k].blocksize;
+				double a = rate_of(r1, b), ref = rate_of(l1, b);
+				/* as --auto does: down to E/32, not below a page */
+				if (a > 0 && ref > 0 && b >= page && b >= r->erasesize / 32 &&
+				    (!bs || b < bs)) {
+					bs = b;
+					ratio = a / ref;
+				}
+			}
+			if (!bs || ratio >= RANDOM_SLOW)
+				continue;
+			char b[FMT_BUF];
+			r->est.n = 0;
+			r->est.at_least = false;
+			r->est.conf = CONF_MEDIUM;
+			size_t n = strlen(r->est.evidence);
+			snprintf(r->est.evidence + n, sizeof(r->est.evidence) - n,
+				 "; with one erase block, random %s writes run at %.0f%% of linear ones",
+				 fmt_size(b, bs), 100 * ratio);
+			break;
+		}
+	}
+}
+
 /* Blocks in random mode are open blocks: no more of them than the linear limit. */
 static void bound_random_by_linear(struct card *c)
 {
@@ -260,11 +351,20 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 		}
 	}
 	cross_check_erase(c);
+	cross_check_witnesses(c);
 	order_series(c);
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *s = &c->series[i];
 		analyze_open_au_series(s->runs, s->nrs, s->nruns, page_hint(c), &s->est);
+		/* small erase blocks are collected cheaply: one block over the limit may not show */
+		if (s->random && s->erasesize <= SMALL_ERASE && s->est.conf > CONF_LOW) {
+			s->est.conf = CONF_LOW;
+			size_t n = strlen(s->est.evidence);
+			snprintf(s->est.evidence + n, sizeof(s->est.evidence) - n,
+				 "; small erase blocks are collected cheaply: one more random block may not show");
+		}
 	}
+	compare_random_with_linear(c);
 	bound_random_by_linear(c);
 	check_suspicious_count(c);
 }
@@ -273,10 +373,11 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 
 static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
 {
-	char b[FMT_BUF];
+	char b[FMT_BUF], b2[FMT_BUF];
 	if (e->bytes)
-		fprintf(out, "  %s: %s (%s confidence)\n", label, fmt_size(b, e->bytes),
-			confidence_name(e->conf));
+		fprintf(out, "  %s: %s (%s confidence)%s%s\n", label, fmt_size(b, e->bytes),
+			confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
+			e->multiplane ? fmt_size(b2, e->multiplane) : "");
 	else
 		fprintf(out, "  %s: unknown\n", label);
 	if (e->evidence[0])
@@ -407,55 +508,92 @@ static void print_card_json(struct jw *w, const struct card *c)
 	jw_object_end(w);
 }
 
+/* A failure: one line on stderr, and with --json still one document naming it. */
+static int analyze_failed(const char *source, bool json, FILE *out, const char *what)
+{
+	fprintf(stderr, "flashbench: %s: %s\n", source, what);
+	if (json) {
+		struct jw w;
+		jw_init(&w, out);
+		jw_object_begin(&w, NULL);
+		jw_string(&w, "source", source);
+		jw_string(&w, "status", "error");
+		jw_string(&w, "error", what);
+		jw_array_begin(&w, "cards");
+		jw_array_end(&w);
+		jw_object_end(&w);
+		jw_finish(&w);
+		fflush(out);
+	}
+	return 1;
+}
+
+static void repair_note(const struct post *p, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (p->repaired_times)
+		snprintf(buf, n, "%d time field%s in -a rows had a bare 's' (a µ lost in encoding): "
+			 "read as µs", p->repaired_times, p->repaired_times == 1 ? "" : "s");
+}
+
+static void print_cards(const struct post *p, struct card *card, bool json, struct jw *w,
+			FILE *out)
+{
+	for (int first = 0, idx = 0; first < p->nruns; idx++) {
+		int last = first + 1;
+		while (last < p->nruns && p->runs[last].section == p->runs[first].section)
+			last++;
+		build_card(card, p, first, last);
+		if (json) {
+			print_card_json(w, card);
+		} else {
+			if (idx)
+				fputc('\n', out);
+			print_card_text(out, card, idx, p->nsections);
+		}
+		first = last;
+	}
+}
+
 int analyze_file(const char *path, bool json, FILE *out)
 {
+	const char *source = strcmp(path, "-") ? path : "stdin";
 	size_t len;
 	char *text = read_all(path, &len);
-	if (!text) {
-		fprintf(stderr, "flashbench: %s: %s\n", strcmp(path, "-") ? path : "stdin",
-			strerror(errno));
-		return 1;
-	}
+	if (!text)
+		return analyze_failed(source, json, out, strerror(errno));
 	struct post p;
 	int rc = post_parse(text, len, &p);
 	free(text);
-	if (rc) {
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
-	}
+	if (rc)
+		return analyze_failed(source, json, out, "out of memory");
 	if (p.nsections == 0) {
-		fprintf(stderr, "flashbench: %s: no flashbench -a, --open-au or --find-fat output found\n",
-			strcmp(path, "-") ? path : "stdin");
 		post_free(&p);
-		return 1;
+		return analyze_failed(source, json, out,
+				      "no flashbench -a, --open-au or --find-fat output found");
 	}
 	struct card *card = malloc(sizeof(*card));
 	if (!card) {
 		post_free(&p);
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
+		return analyze_failed(source, json, out, "out of memory");
 	}
+	char note[160];
+	repair_note(&p, note, sizeof(note));
 	struct jw w;
 	if (json) {
 		jw_init(&w, out);
 		jw_object_begin(&w, NULL);
-		jw_string(&w, "source", strcmp(path, "-") ? path : "stdin");
+		jw_string(&w, "source", source);
+		jw_string(&w, "status", "ok");
+		jw_array_begin(&w, "warnings");
+		if (note[0])
+			jw_string(&w, NULL, note);
+		jw_array_end(&w);
 		jw_array_begin(&w, "cards");
+	} else if (note[0]) {
+		fprintf(out, "warning: %s\n", note);
 	}
-	for (int first = 0, idx = 0; first < p.nruns; idx++) {
-		int last = first + 1;
-		while (last < p.nruns && p.runs[last].section == p.runs[first].section)
-			last++;
-		build_card(card, &p, first, last);
-		if (json) {
-			print_card_json(&w, card);
-		} else {
-			if (idx)
-				fputc('\n', out);
-			print_card_text(out, card, idx, p.nsections);
-		}
-		first = last;
-	}
+	print_cards(&p, card, json, &w, out);
 	if (json) {
 		jw_array_end(&w);
 		jw_object_end(&w);

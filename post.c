@@ -91,6 +91,9 @@ int post_parse_time(const char *tok, int64_t *ns)
 		{ "ns", 1 }, { "n", 1 }, { "", 1 },
 		{ "\xc2\xb5s", 1e3 }, { "\xc2\xb5", 1e3 }, { "\xb5s", 1e3 }, { "\xb5", 1e3 },
 		{ "\xc3\x82\xc2\xb5s", 1e3 }, { "us", 1e3 }, { "u", 1e3 },
+		/* Greek mu, as UTF-8 and as UTF-8 read as Latin-1; U+FFFD or '?' for a lost one */
+		{ "\xce\xbcs", 1e3 }, { "\xc3\x8e\xc2\xbcs", 1e3 }, { "\xef\xbf\xbds", 1e3 },
+		{ "?s", 1e3 },
 		{ "ms", 1e6 }, { "m", 1e6 }, { "s", 1e9 },
 		{ NULL, 0 }
 	};
@@ -365,8 +368,12 @@ static int join_tokens(const struct toks *raw, struct toks *out)
 			}
 			t = buf;
 			copy = true;
+		} else if (strcmp(t, "-") == 0 || strspn(t, ">") == strlen(t)) {
+			continue;	/* a list marker ("- " from paste sites) or a mail quote ("> ") */
+		} else if (t[0] == '>') {
+			t += strspn(t, ">");	/* a quote glued to its line */
 		} else if (i + 1 < raw->n && t[0] == '-' && t[strlen(t) - 1] == '-' &&
-			   strlen(t) <= 8 && isalpha((unsigned char)raw->v[i + 1][0])) {
+			   strlen(t) >= 2 && strlen(t) <= 8 && isalpha((unsigned char)raw->v[i + 1][0])) {
 			snprintf(buf, sizeof(buf), "%s%.*s", t, TOK_MAX, raw->v[i + 1]);
 			i++;
 			t = buf;
@@ -817,7 +824,18 @@ static void add_rate_row(struct parser *ps, uint64_t size, const double *rates, 
 }
 
 /* "align N pre T on T post T diff T" starting at tok[i]; tokens used, 0 if none. */
-static int read_align_row(char **tok, int i, int n, struct align_row *row)
+/*
+ * "308s" in an -a row: the µ was lost on the way (encoding damage). No
+ * read of a block takes seconds, so such a field is read as µs and counted.
+ */
+static bool lost_micro(const char *tok, int64_t ns)
+{
+	size_t len = strlen(tok);
+	return len >= 2 && tok[len - 1] == 's' && isdigit((unsigned char)tok[len - 2]) &&
+	       llabs(ns) >= 1000000000ll;
+}
+
+static int read_align_row(char **tok, int i, int n, struct align_row *row, int *repaired)
 {
 	uint64_t align;
 	if (i + 1 >= n || strcmp(tok[i], "align") != 0 || post_eval_size(tok[i + 1], &align) ||
@@ -836,6 +854,10 @@ static int read_align_row(char **tok, int i, int n, struct align_row *row)
 				break;
 		if (k == 4 || post_parse_time(tok[j + 1], dst[k]))
 			break;
+		if (lost_micro(tok[j + 1], *dst[k])) {
+			*dst[k] /= 1000000;
+			(*repaired)++;
+		}
 		have[k] = true;
 		j += 2;
 	}
@@ -918,7 +940,7 @@ static void parse_tokens(struct parser *ps, char **tok, int n)
 				ps->interrupted = true;
 			finish_run(ps);
 			i++;
-		} else if ((used = read_align_row(tok, i, n, &arow)) > 0) {
+		} else if ((used = read_align_row(tok, i, n, &arow, &ps->out->repaired_times)) > 0) {
 			ps->ctx.in_command = false;
 			add_align_row(ps, &arow);
 			i += used;

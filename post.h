@@ -32,6 +32,7 @@ struct post_section {
 
 struct post {
 	int nruns, nsections;
+	int repaired_times;	/* "308s" in -a rows read as 308µs (a µ lost to encoding) */
 	struct post_run *runs;
 	struct post_section *sections;
 };

@@ -239,6 +239,10 @@ void json_size_estimate(struct jw *w, const char *key, const struct size_estimat
 	else
 		jw_null(w, "bytes");
 	jw_string(w, "confidence", confidence_name(e->conf));
+	if (e->multiplane)
+		jw_uint(w, "multiplane_bytes", e->multiplane);
+	if (e->group)
+		jw_uint(w, "allocation_group_bytes", e->group);
 	jw_string(w, "evidence", e->evidence);
 	jw_object_end(w);
 }

@@ -26,6 +26,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -99,6 +100,70 @@ static const struct preset presets[] = {
 	  CFG(32 * GiB, 16 * MiB, 32 * KiB, 4, 1, 1),
 	  { 200 * US, 30 * MBPS, 120 * US, 260 * US, 150 * US, 20 * MBPS,
 	    1.0, 6 * MS, 300 * US, 25 * MBPS, 100 * US } },
+	/* ---- modelled on real cards (seeds in tests/data/seeds, doc/card-facts.md) ---- */
+	/*
+	 * Kingston SA04G through a USB reader (seed 000 card 2, seed 002): 1 KiB
+	 * reads ~2 ms, diff ~1.2 ms from 4 MiB up, ~25 us below; linear 4.7 MB/s
+	 * with one erase block, N=2 collapses to 6 KB/s at 4 KiB (0.68 s a write:
+	 * 4 MiB rewritten at ~6 MB/s); random collapses at N=1; first 2 AUs FAT.
+	 */
+	{ "sa04g", "Kingston SA04G 4GB microSD: 4MiB AU, 8KiB page, open 1, random 0, FAT 2",
+	  { .size = 4 * GiB, .erasesize = 4 * MiB, .pagesize = 8 * KiB, .open_au = 1,
+	    .random_au = 0, .fat_aus = 2, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .spikes = 1 } },
+	  { 1900 * US, 20 * MBPS, 25 * US, 1200 * US, 200 * US, 5 * MBPS,
+	    0.5, 3 * MS, 300 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Kingston SDC10/4GB (seed 000 card 5): reads ~2 ms, diff ~500 us from
+	 * 2 MiB, ~60-90 us from 8 KiB, ~35 us below; linear 12.5 MB/s at N=1,
+	 * N=2 collapses (512 KiB at 1.79 MB/s: 0.29 s a write); random slow at N=1.
+	 */
+	{ "sdc10", "Kingston SDC10 4GB microSD: 2MiB AU, 8KiB page, open 1, random 0, FAT 2",
+	  { .size = 4 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 1,
+	    .random_au = 0, .fat_aus = 2, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .spikes = 1 } },
+	  { 1950 * US, 20 * MBPS, 50 * US, 430 * US, 150 * US, 13 * MBPS,
+	    0.3, 3 * MS, 300 * US, 7 * MBPS, 100 * US } },
+	/*
+	 * SanDisk SU04G (seed 000 card 1): 1 ms reads, weak diffs (30-100 us);
+	 * linear 13 MB/s holds to N=9 and collapses at 10 (65 KB/s at 16 KiB);
+	 * random 12 MB/s down to 512 KiB, 3.5 MB/s at 256 KiB at any N: a 512 KiB
+	 * mapping unit.
+	 */
+	{ "su04g", "SanDisk SU04G 4GB microSD: 2MiB AU, 8KiB page, open 9, 512KiB random unit",
+	  { .size = 4 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 9,
+	    .random_au = 9, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .map_unit = 512 * KiB, .spikes = 2 } },
+	  { 950 * US, 20 * MBPS, 10 * US, 70 * US, 100 * US, 14 * MBPS,
+	    0.3, 3 * MS, 300 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Micron MMC02G eMMC (seed 003): diff ~450 us from 2 MiB, ~57 us below, no
+	 * page step; linear and random hold at N=5 (4.4 MB/s), collapse at 6.
+	 */
+	{ "mmc02g", "Micron 2GB eMMC: 2MiB erase block, open 5, random 5, FAT 0",
+	  { .size = 2 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 5,
+	    .random_au = 5, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL },
+	  { 300 * US, 20 * MBPS, 0 * US, 390 * US, 150 * US, 5 * MBPS,
+	    0.3, 2 * MS, 200 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Lexar 16GB CompactFlash (seed 004): diff ~120 us from 16 MiB, ~29 us from
+	 * 16 KiB, ~3 us below; 56 MB/s; holds at N=11, collapses at 12, random too.
+	 */
+	{ "lexar-cf", "Lexar 16GB CF: 16MiB AU, 16KiB page, open 11, random 11, FAT 0",
+	  { .size = 16 * GiB, .erasesize = 16 * MiB, .pagesize = 16 * KiB, .open_au = 11,
+	    .random_au = 11, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL },
+	  { 60 * US, 60 * MBPS, 26 * US, 92 * US, 60 * US, 60 * MBPS,
+	    0.3, 4 * MS, 200 * US, 60 * MBPS, 50 * US } },
+	/*
+	 * Issue 11's real table: <=2 KiB ~3 us, 4 KiB ~40 us, 8 KiB..1 MiB ~120 us,
+	 * >=2 MiB ~250 us, a further rise at 2 GiB on a 32 GB card; reads spike.
+	 */
+	{ "multiplane-32g", "32GiB SDHC: 2MiB AU, 4KiB pages read in pairs, 2GiB groups, open 4",
+	  { .size = 32 * GiB, .erasesize = 2 * MiB, .pagesize = 4 * KiB, .open_au = 4,
+	    .random_au = 2, .fat_aus = 1, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .multiplane = 8 * KiB, .group = 2 * GiB, .spikes = 2 } },
+	  { 300 * US, 20 * MBPS, 40 * US, 130 * US, 150 * US, 15 * MBPS,
+	    1.0, 3 * MS, 300 * US, 16 * MBPS, 100 * US } },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -179,6 +244,46 @@ static int set_size(struct spec_extra *x, enum sized k, const char *val, uint64_
 	return 0;
 }
 
+/* ---------------------------------------------- real-card phenomena: parameters */
+
+#define MAX_DISTURB 20	/* spikes=, stretch=, drift=: percent */
+
+/* 1 when key is not one of these, else 0 or -1 as set_param. */
+static int set_real_param(struct sim_real *r, const char *key, const char *val,
+			  char *err, size_t errlen)
+{
+	uint64_t *size = !strcmp(key, "multiplane") ? &r->multiplane :
+			 !strcmp(key, "group") ? &r->group :
+			 !strcmp(key, "map-unit") ? &r->map_unit : NULL;
+	if (size) {
+		if (parse_size(val, size) || *size % SIM_LBS)
+			return fail(err, errlen, "sim: %s=%s: not a size (a multiple of 512)", key, val);
+		return 0;
+	}
+	unsigned int *pct = !strcmp(key, "spikes") ? &r->spikes :
+			    !strcmp(key, "stretch") ? &r->stretch :
+			    !strcmp(key, "drift") ? &r->drift : NULL;
+	if (pct)
+		return set_count(key, val, MAX_DISTURB, pct, err, errlen);
+	return 1;
+}
+
+static int check_real(const struct sim_config *c, char *err, size_t errlen)
+{
+	const struct sim_real *r = &c->real;
+	char a[FMT_BUF], b[FMT_BUF];
+	if (r->multiplane && (r->multiplane % c->pagesize || c->erasesize % r->multiplane))
+		return fail(err, errlen, "sim: multiplane=%s: must be a multiple of the page (%s) "
+			    "dividing the erase size", fmt_size(a, r->multiplane), fmt_size(b, c->pagesize));
+	if (r->group && r->group % c->erasesize)
+		return fail(err, errlen, "sim: group=%s: not a multiple of the erase size (%s)",
+			    fmt_size(a, r->group), fmt_size(b, c->erasesize));
+	if (r->map_unit && c->erasesize % r->map_unit)
+		return fail(err, errlen, "sim: map-unit=%s: does not divide the erase size (%s)",
+			    fmt_size(a, r->map_unit), fmt_size(b, c->erasesize));
+	return 0;
+}
+
 static int set_param(struct sim_config *c, struct spec_extra *x, const char *key,
 		     const char *val, char *err, size_t errlen)
 {
@@ -216,6 +321,9 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 		strcpy(x->record, val);
 		return 0;
 	}
+	int real = set_real_param(&c->real, key, val, err, errlen);
+	if (real <= 0)
+		return real;
 	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
 }
 
@@ -271,7 +379,9 @@ static int check_config(const struct sim_config *c, const struct spec_extra *x,
 	if ((uint64_t)c->fat_aus * c->erasesize > c->size)
 		return fail(err, errlen, "sim: fat-aus=%u: more erase blocks than the card has",
 			    c->fat_aus);
-	return sim_data_check(&c->data, c->size, err, errlen);
+	if (sim_data_check(&c->data, c->size, err, errlen) < 0)
+		return -1;
+	return check_real(c, err, errlen);
 }
 
 /* Splits spec at commas; the first preset token (anywhere) applies before the pairs. */
@@ -419,6 +529,53 @@ static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
 	return off / unit != (off + len - 1) / unit;
 }
 
+/* ---------------------------------------------- real-card phenomena: costs */
+
+static double uniform01(struct sim *s)
+{
+	return (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
+}
+
+/*
+ * Extra read-boundary levels: pages read in pairs (multi-plane) and
+ * allocation groups far above the erase block (ftl-model §2, §5; issue 11
+ * §1-2); USB readers' spikes, 1-2% of reads 300..800us slower (§4).
+ */
+static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
+{
+	const struct sim_real *r = &s->cfg.real;
+	double ns = 0;
+	if (r->multiplane && crosses(off, len, r->multiplane))
+		ns += s->t.page_cross;
+	if (r->group && crosses(off, len, r->group))
+		ns += 0.6 * s->t.eb_cross;
+	if (r->spikes && uniform01(s) * 100 < r->spikes)
+		ns += 300 * US + 500 * US * uniform01(s);
+	return ns;
+}
+
+/*
+ * Random-capable only for large blocks: an out-of-order write smaller than
+ * the mapping unit copies the whole unit (issue 11 §5; real-cards.tsv:
+ * SanDisk SU04G random 512KiB 12 MB/s, 256KiB 3.5 MB/s at any N).
+ */
+static double real_map_unit_cost(const struct sim *s, uint64_t len)
+{
+	uint64_t unit = s->cfg.real.map_unit;
+	return unit && len < unit ? transfer(unit, s->t.copy_bps) : 0;
+}
+
+/* A busy host stretches some accesses; runs drift slowly (issue 11 §4). */
+static double real_disturb(struct sim *s, double ns)
+{
+	const struct sim_real *r = &s->cfg.real;
+	if (r->stretch && uniform01(s) * 100 < r->stretch)
+		ns *= 1.5 + 2.5 * uniform01(s);
+	if (r->drift)	/* one slow swing every 20 virtual seconds */
+		ns *= 1.0 + r->drift / 100.0 * sin((double)s->now * 2 * M_PI / 20e9);
+	return ns;
+}
+
 /* Applies seeded jitter, advances the clock, returns the cost. */
 static int64_t charge(struct sim *s, double ns)
 {
@@ -427,6 +584,7 @@ static int64_t charge(struct sim *s, double ns)
 		double u = (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
 		ns *= 1.0 + (2.0 * u - 1.0) * s->cfg.noise_pct / 100.0;
 	}
+	ns = real_disturb(s, ns);
 	cost = (int64_t)(ns + 0.5);
 	if (cost < 1)
 		cost = 1;
@@ -541,6 +699,7 @@ static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t le
 	}
 	b->last_use = ++s->use_clock;
 	if (b->random) {
+		ns += real_map_unit_cost(s, len);
 		b->written += len;
 		if (b->written >= es)
 			ns += close_block(s, i);
@@ -575,6 +734,7 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		cost += s->t.page_cross;
 	if (crosses(off, len, s->cfg.erasesize))
 		cost += s->t.eb_cross;
+	cost += real_read_extra(s, off, len);
 	*ns = charge(s, cost);
 	return 0;
 }
@@ -646,6 +806,13 @@ const char *sim_help(void)
 		"  fake=wrap|drop   beyond real-size: wrap to offset %% real-size (default),\n"
 		"                   or drop writes (reads return zeros)\n"
 		"  cache=SIZE       write cache serving the last SIZE bytes written back\n"
+		"  multiplane=SIZE  reads crossing a multiple cost one level more (pages\n"
+		"                   read in pairs; default none)\n"
+		"  group=SIZE       allocation group: reads crossing it cost more again\n"
+		"  map-unit=SIZE    out-of-order writes below it rewrite the whole unit\n"
+		"  spikes=PCT       PCT%% of reads 300..800us slower (USB readers)\n"
+		"  stretch=PCT      PCT%% of accesses 1.5..4x slower (a busy host)\n"
+		"  drift=PCT        every cost drifts slowly by up to +-PCT%%\n"
 		"  Presets:\n");
 	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",

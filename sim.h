@@ -12,6 +12,16 @@ struct sim;
 
 #define SIM_NO_FAIL UINT64_MAX	/* sim_config.fail_at when fail-at= is not given */
 
+/* What real cards show beyond the basic model (issue 11); all off by default. */
+struct sim_real {
+	uint64_t multiplane;	/* reads crossing a multiple of this cost one level more */
+	uint64_t group;		/* allocation group: reads crossing it cost more again */
+	uint64_t map_unit;	/* random-mode writes below it rewrite a whole unit */
+	unsigned int spikes;	/* percent of reads 300..800us slower (USB readers) */
+	unsigned int stretch;	/* percent of accesses 1.5..4x slower (a busy host) */
+	unsigned int drift;	/* +-percent slow drift of every cost over the run */
+};
+
 /* The card a spec describes (after presets and overrides are applied). */
 struct sim_config {
 	const char *preset;	/* preset name, or NULL */
@@ -25,6 +35,7 @@ struct sim_config {
 	uint64_t seed;
 	uint64_t fail_at;	/* byte offset whose I/O fails with EIO, or SIM_NO_FAIL */
 	struct sim_data_config data;	/* real-size=, fake=, cache= (sim_store.c) */
+	struct sim_real real;
 };
 
 /*

@@ -8,6 +8,8 @@
 # run one after another in one lane, since a busy zram0 makes them skip.
 # Results print in file order; a passing test's lines starting with
 # "pending " (work known to be left, e.g. layer rules) are shown under it.
+# A passing test's lines starting with "# " are shown too (reports such as
+# the calibration table).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
@@ -70,7 +72,8 @@ report_done() {
 		case $rc in
 		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%d.%01ds)\n' "$name" $((ms / 1000)) $((ms % 1000 / 100))
 		   # work a passing test knows is left to do
-		   printf '%s\n' "$out" | grep '^pending ' | sed 's/^/     /' ;;
+		   printf '%s\n' "$out" | grep '^pending ' | sed 's/^/     /'
+		   printf '%s\n' "$out" | grep '^# ' ;;	# a report the test wants shown (calibration)
 		77) i_skipped=$((i_skipped + 1)); printf 'skip %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)" ;;
 		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
 		esac

@@ -576,6 +576,47 @@ static void test_read_costs(void)
 	sim_destroy(s);
 }
 
+/* Real-card phenomena: extra read levels, spikes, a random-write mapping unit, bad values. */
+static void test_real_phenomena(void)
+{
+	struct sim *s = make("size=4G,erasesize=2M,pagesize=4K,multiplane=8K,group=1G");
+	if (!s)
+		return;
+	int64_t inside = read_ns(s, 64 * KiB + 1 * KiB, 1 * KiB);
+	int64_t page = read_ns(s, 12 * KiB - 512, 1 * KiB);	/* a page, not a pair */
+	int64_t plane = read_ns(s, 16 * KiB - 512, 1 * KiB);
+	int64_t eb = read_ns(s, 4 * MiB - 512, 1 * KiB);
+	int64_t group = read_ns(s, 1 * GiB - 512, 1 * KiB);
+	CHECK(inside < page && page < plane && plane < eb && eb < group);
+	sim_destroy(s);
+
+	s = make("size=1G,erasesize=2M,pagesize=4K,spikes=20,seed=3");
+	int spiked = 0;
+	for (int i = 0; s && i < 1000; i++)
+		spiked += read_ns(s, 64 * KiB, 1 * KiB) > 600000;	/* 300us + 50us base */
+	CHECK(spiked > 100 && spiked < 300);
+	sim_destroy(s);
+
+	/* out-of-order writes below the unit are slow, above it as fast as linear */
+	s = make("size=1G,erasesize=4M,pagesize=16K,open-au=4,random-au=4,map-unit=512K,fat-aus=0");
+	if (s) {
+		int64_t small = write_ns(s, 8 * MiB + 64 * KiB, 64 * KiB) +
+				write_ns(s, 8 * MiB + 1 * MiB, 64 * KiB);	/* the second is out of order */
+		int64_t lin = write_ns(s, 16 * MiB, 64 * KiB) + write_ns(s, 16 * MiB + 64 * KiB, 64 * KiB);
+		int64_t big_r = write_ns(s, 8 * MiB + 2 * MiB, 512 * KiB);
+		int64_t big_l = write_ns(s, 16 * MiB + 128 * KiB, 512 * KiB);
+		CHECK(small > 2 * lin);
+		CHECK(big_r < 1.2 * big_l);
+		sim_destroy(s);
+	}
+	char err[256];
+	CHECK(sim_create("erasesize=4M,pagesize=16K,multiplane=24K", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "multiplane=24KiB") != NULL);
+	CHECK(sim_create("erasesize=4M,group=6M", err, sizeof(err)) == NULL);
+	CHECK(sim_create("spikes=21", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "spikes=21") != NULL);
+}
+
 /* Discard erases: collecting a discarded erase block copies nothing. */
 static void test_discard(void)
 {
@@ -617,6 +658,7 @@ int main(int argc, char **argv)
 	test_record();
 	test_determinism_and_noise();
 	test_read_costs();
+	test_real_phenomena();
 	test_discard();
 	test_big_card_is_cheap();
 	test_sequential_rewrite_is_cheap();
