@@ -342,7 +342,7 @@ static void print_card_text(FILE *out, const struct card *c, int idx, int ncards
 static void json_series(struct jw *w, const struct series *s, uint64_t page)
 {
 	jw_object_begin(w, NULL);
-	jw_uint(w, "erasesize", s->erasesize);
+	jw_uint(w, "erasesize_bytes", s->erasesize);
 	jw_bool(w, "random", s->random);
 	if (s->est.conf > CONF_NONE)
 		jw_int(w, "n", s->est.n);
@@ -370,7 +370,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 	else
 		jw_null(w, "name");
 	if (c->sec->preferred_erase_size)
-		jw_uint(w, "preferred_erase_size", c->sec->preferred_erase_size);
+		jw_uint(w, "preferred_erase_size_bytes", c->sec->preferred_erase_size);
 	jw_object_begin(w, "runs");
 	jw_int(w, "align", c->n_align);
 	jw_int(w, "open_au", c->n_open_au);
@@ -384,7 +384,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 	for (int i = 0; i < c->n_unnumbered; i++) {
 		const struct rate_result *r = &c->unnumbered[i]->rates;
 		jw_object_begin(w, NULL);
-		jw_uint(w, "erasesize", r->erasesize);
+		jw_uint(w, "erasesize_bytes", r->erasesize);
 		jw_bool(w, "random", r->random);
 		jw_null(w, "nr");
 		jw_string(w, "verdict", collapse_name(analyze_open_au_run(r, page_hint(c))));
@@ -392,45 +392,53 @@ static void print_card_json(struct jw *w, const struct card *c)
 	}
 	jw_array_end(w);
 	if (c->have_fat) {
-		json_fat_estimate(w, "fat", &c->fat);
+		json_fat_estimate(w, "fat_area", &c->fat);
 	} else {
-		jw_null(w, "fat");
+		jw_null(w, "fat_area");
 	}
 	jw_object_end(w);
+}
+
+/* "flashbench: FILE: why" on stderr, and as a JSON document with --json. */
+static int analyze_error(const char *path, bool json, FILE *out, const char *why)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s: %s", strcmp(path, "-") ? path : "stdin", why);
+	fprintf(stderr, "flashbench: %s\n", msg);
+	if (json)
+		json_error_document(out, "analyze", NULL, msg);
+	return 1;
 }
 
 int analyze_file(const char *path, bool json, FILE *out)
 {
 	size_t len;
 	char *text = read_all(path, &len);
-	if (!text) {
-		fprintf(stderr, "flashbench: %s: %s\n", strcmp(path, "-") ? path : "stdin",
-			strerror(errno));
-		return 1;
-	}
+	if (!text)
+		return analyze_error(path, json, out, strerror(errno));
 	struct post p;
 	int rc = post_parse(text, len, &p);
 	free(text);
-	if (rc) {
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
-	}
+	if (rc)
+		return analyze_error(path, json, out, "out of memory");
 	if (p.nsections == 0) {
-		fprintf(stderr, "flashbench: %s: no flashbench -a, --open-au or --find-fat output found\n",
-			strcmp(path, "-") ? path : "stdin");
 		post_free(&p);
-		return 1;
+		return analyze_error(path, json, out,
+				     "no flashbench -a, --open-au or --find-fat output found");
 	}
 	struct card *card = malloc(sizeof(*card));
 	if (!card) {
 		post_free(&p);
-		fprintf(stderr, "flashbench: %s: out of memory\n", path);
-		return 1;
+		return analyze_error(path, json, out, "out of memory");
 	}
 	struct jw w;
 	if (json) {
 		jw_init(&w, out);
 		jw_object_begin(&w, NULL);
+		json_envelope(&w, "analyze");
+		jw_null(&w, "device");
+		jw_object_begin(&w, "analyze");
 		jw_string(&w, "source", strcmp(path, "-") ? path : "stdin");
 		jw_array_begin(&w, "cards");
 	}
@@ -449,11 +457,19 @@ int analyze_file(const char *path, bool json, FILE *out)
 		first = last;
 	}
 	if (json) {
+		struct run_status done = {0};
+
 		jw_array_end(&w);
+		jw_object_end(&w);
+		json_status(&w, &done);
 		jw_object_end(&w);
 		jw_finish(&w);
 	}
 	free(card);
 	post_free(&p);
-	return fflush(out) == 0 ? 0 : 1;
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(stderr, "flashbench: standard output: %s\n", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
 }

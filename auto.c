@@ -97,6 +97,7 @@ struct autostate {
 	struct fat_estimate fatest;
 	int64_t write_ns;
 	struct row_watch *watch;
+	char error[256];	/* why the run could not start, for the JSON document */
 };
 
 static enum confidence conf_min(enum confidence a, enum confidence b)
@@ -200,6 +201,7 @@ static int run_alignment(struct autostate *s, FILE *err)
 	ap.keep_going = NULL;
 	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
 		fprintf(err, "flashbench: --auto: %s\n", msg);
+		snprintf(s->error, sizeof(s->error), "%s", msg);
 		return 2;
 	}
 	while (s->nalign < ALIGN_MAX_RUNS) {
@@ -965,6 +967,16 @@ static void print_text(FILE *f, const struct autostate *s)
 
 /* ------------------------------------------------------------ JSON report */
 
+/* Where a size came from, as an enum value: "measured", "sysfs_preferred_erase_size", "default" */
+static const char *source_id(const char *source)
+{
+	if (!source)
+		return NULL;
+	if (strstr(source, "sysfs"))
+		return "sysfs_preferred_erase_size";
+	return strstr(source, "default") ? "default" : "measured";
+}
+
 static void json_advice(struct jw *w, const struct autostate *s)
 {
 	struct advice a;
@@ -973,7 +985,7 @@ static void json_advice(struct jw *w, const struct autostate *s)
 	make_advice(s, &a);
 	jw_object_begin(w, "advice");
 	jw_uint(w, "align_bytes", a.au);
-	jw_string(w, "align_source", a.au_source);
+	jw_string(w, "align_source", source_id(a.au_source));
 	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
 	snprintf(line, sizeof(line), "start=%" PRIu64, a.start / SECTOR);
 	jw_string(w, "sfdisk", line);
@@ -996,9 +1008,9 @@ static void json_advice(struct jw *w, const struct autostate *s)
 static void json_write_phase(struct jw *w, const struct autostate *s)
 {
 	jw_object_begin(w, "write_phase");
-	jw_uint(w, "erasesize", s->erasesize);
-	jw_string(w, "erasesize_source", s->erase_source);
-	jw_uint(w, "open_au_offset", s->open_offset);
+	jw_uint(w, "erasesize_bytes", s->erasesize);
+	jw_string(w, "erasesize_source", source_id(s->erase_source));
+	jw_uint(w, "open_au_offset_bytes", s->open_offset);
 	jw_array_begin(w, "open_au_runs");
 	for (int i = 0; i < s->nruns; i++) {
 		const struct au_run *r = &s->runs[i];
@@ -1041,6 +1053,21 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 	st->device_ns = s->d->device_ns;
 }
 
+static void json_cost(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "cost");
+	jw_uint(w, "written_bytes", s->d->bytes_written);
+	jw_uint(w, "read_bytes", s->d->bytes_read);
+	jw_int(w, "device_time_ns", s->d->device_ns);
+	jw_int(w, "align_device_time_ns", s->align_ns);
+	jw_int(w, "write_device_time_ns", s->write_ns);
+	if (s->o->destructive) {
+		jw_uint(w, "max_write_bytes", s->max_write);
+		jw_bool(w, "max_write_reached", s->cap_hit);
+	}
+	jw_object_end(w);
+}
+
 static void print_json(FILE *f, const struct autostate *s)
 {
 	struct jw w;
@@ -1049,10 +1076,7 @@ static void print_json(FILE *f, const struct autostate *s)
 
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
-	jw_string(&w, "tool", "flashbench");
-	jw_string(&w, "version", FB_VERSION);
-	jw_string(&w, "test", "auto");
-	jw_bool(&w, "destructive", s->o->destructive);
+	json_envelope(&w, "auto");
 	json_device(&w, s->d, dev);
 	identity_json(&w, "identity", s->id);
 
@@ -1068,6 +1092,8 @@ static void print_json(FILE *f, const struct autostate *s)
 	jw_object_end(&w);
 	json_advice(&w, s);
 
+	jw_object_begin(&w, "auto");
+	jw_bool(&w, "destructive", s->o->destructive);
 	jw_int(&w, "align_runs", s->nalign);
 	json_align(&w, "align", &s->align);
 	if (s->o->destructive) {
@@ -1077,20 +1103,11 @@ static void print_json(FILE *f, const struct autostate *s)
 		snprintf(next, sizeof(next), "flashbench --auto --destructive %s", dev);
 		jw_string(&w, "to_measure_writes", next);	/* overwrites data on the device */
 	}
+	json_cost(&w, s);
+	jw_object_end(&w);
 
 	overall_status(s, &st);
 	json_status(&w, &st);
-	jw_object_begin(&w, "cost");
-	jw_uint(&w, "bytes_written", s->d->bytes_written);
-	jw_uint(&w, "bytes_read", s->d->bytes_read);
-	jw_int(&w, "device_ns", s->d->device_ns);
-	jw_int(&w, "align_device_ns", s->align_ns);
-	jw_int(&w, "write_device_ns", s->write_ns);
-	if (s->o->destructive) {
-		jw_uint(&w, "max_write", s->max_write);
-		jw_bool(&w, "max_write_reached", s->cap_hit);
-	}
-	jw_object_end(&w);
 	jw_object_end(&w);
 	jw_finish(&w);
 }
@@ -1137,6 +1154,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		s->watch = calloc(1, sizeof(*s->watch));
 	if (!s || !s->watch) {
 		fprintf(stderr, "flashbench: --auto: out of memory\n");
+		if (o->json)
+			json_error_document(out, "auto", o->device_name, "out of memory");
 		free(s);
 		return 1;
 	}
@@ -1147,6 +1166,9 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 
 	rc = run_alignment(s, stderr);
 	if (rc) {
+		if (o->json)
+			json_error_document(out, "auto", o->device_name ? o->device_name : d->path,
+					    s->error);
 		free_state(s);
 		return rc;
 	}

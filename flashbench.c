@@ -35,16 +35,29 @@ struct options {
 	uint64_t max_write;
 };
 
+/* The options parsed so far, for the JSON document of an error. */
+static const struct options *parsed;
+
+/* "flashbench: message" on stderr; with --json also a document on stdout. */
+static void __attribute__((noreturn)) fail_with(int status, const char *msg)
+{
+	fprintf(stderr, "flashbench: %s\n", msg);
+	if (json_requested())
+		json_error_document(stdout, parsed ? parsed->action_opt : NULL,
+				    parsed ? parsed->device : NULL, msg);
+	exit(status);
+}
+
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	fputs("flashbench: ", stderr);
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
+	fail_with(EXIT_USAGE, msg);
 }
 
 static void __attribute__((noreturn)) usage(void)
@@ -251,6 +264,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	parsed = o;
 	params_defaults(&o->p);
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
@@ -309,20 +323,15 @@ static void open_device(struct dev *d, const struct options *o)
 	char err[512];
 	bool writes = action_writes(o);
 
-	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0) {
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(1);
-	}
+	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
+		fail_with(1, err);
 	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
 	if (r == -EBUSY && writes) {
 		safety_explain_busy(o->device, err, sizeof err);
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(1);
+		fail_with(1, err);
 	}
-	if (r < 0) {
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1);
-	}
+	if (r < 0)
+		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
 }
 
 /* Device-dependent validation: still before any I/O. */
@@ -374,8 +383,10 @@ static FILE *open_output(const char *path)
 		return stdout;
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
-		exit(1);
+		char msg[1024];
+
+		snprintf(msg, sizeof msg, "%s: cannot open the output file: %s", path, strerror(errno));
+		fail_with(1, msg);
 	}
 	return f;
 }
@@ -525,6 +536,7 @@ int main(int argc, char **argv)
 	struct options o;
 	struct dev d;
 
+	json_set_run(argc, argv);
 	parse_args(&o, argc, argv);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
