@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "dev.h"
@@ -391,13 +392,29 @@ static FILE *open_output(const char *path)
 	return f;
 }
 
+static bool stdout_failed;	/* reported already: the exit check stays quiet */
+
 static int close_output(FILE *f, const char *path)
 {
 	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output", strerror(errno));
+		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output",
+			strerror(errno ? errno : EIO));
+		if (f == stdout)
+			stdout_failed = true;
 		return -1;
 	}
 	return 0;
+}
+
+/* Every path ends here: output that never reached stdout (a full disk, --help >/dev/full) fails. */
+static void check_stdout_at_exit(void)
+{
+	if (stdout_failed)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "flashbench: standard output: %s\n", strerror(errno ? errno : EIO));
+		_exit(1);
+	}
 }
 
 struct results {
@@ -537,6 +554,7 @@ int main(int argc, char **argv)
 	struct dev d;
 
 	json_set_run(argc, argv);
+	atexit(check_stdout_at_exit);
 	parse_args(&o, argc, argv);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
