@@ -230,7 +230,12 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
 	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
 	case 'b': p->blocksize = size_arg(c, arg); break;
-	case 'e': p->erasesize = size_arg(c, arg); break;
+	case 'e':
+		p->erasesize = size_arg(c, arg);
+		if (p->erasesize && !is_erase_candidate(p->erasesize))
+			usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
+				    arg);
+		break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
 	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
 	case 'r': p->random = true; break;
@@ -299,6 +304,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
+	if (o->plot && (strlen(o->plot) < 5 || strcmp(o->plot + strlen(o->plot) - 4, ".svg") != 0))
+		usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
 	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 }

@@ -46,6 +46,8 @@ void text_status(FILE *f, const struct report *rep);
 /* Remember the command line and start time; notes whether --json was asked for. */
 void json_set_run(int argc, char **argv);
 bool json_requested(void);
+/* When the run started, RFC 3339 in UTC (the JSON "time", the plot footer). */
+const char *report_run_time(void);
 /* "open-au" -> "open_au": the member name that holds the test's data */
 const char *json_test_name(const char *test);
 /* schema_version, tool, version, time, argv, test */

@@ -362,17 +362,27 @@ static struct {
 
 void json_set_run(int argc, char **argv)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-
 	run_ctx.argc = argc;
 	run_ctx.argv = argv;
 	run_ctx.json = false;
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--json") == 0)
 			run_ctx.json = true;
-	if (gmtime_r(&now, &tm))
-		strftime(run_ctx.time, sizeof run_ctx.time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	run_ctx.time[0] = '\0';
+	report_run_time();
+}
+
+/* When the run started (RFC 3339, UTC): JSON "time" and the plot footer. */
+const char *report_run_time(void)
+{
+	if (!run_ctx.time[0]) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (gmtime_r(&now, &tm))
+			strftime(run_ctx.time, sizeof run_ctx.time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	return run_ctx.time;
 }
 
 bool json_requested(void)
@@ -398,10 +408,7 @@ void json_envelope(struct jw *w, const char *test)
 	jw_int(w, "schema_version", JSON_SCHEMA_VERSION);
 	jw_string(w, "tool", "flashbench");
 	jw_string(w, "version", FB_VERSION);
-	if (run_ctx.time[0])
-		jw_string(w, "time", run_ctx.time);
-	else
-		jw_null(w, "time");
+	jw_string(w, "time", report_run_time());
 	jw_array_begin(w, "argv");
 	for (int i = 0; i < run_ctx.argc; i++)
 		jw_string(w, NULL, run_ctx.argv[i]);

@@ -67,6 +67,9 @@ rows=(
 	'discard#1000#--discard=1000:4096 @F@'
 	'(-b|blocksize)#(value|argument)#-a @F@ -b'
 	'on-error#maybe#-a --on-error=maybe @F@'
+	'erasesize#5M#-O -e 5M @F@'
+	'erasesize#5M#-a --erasesize=5M @F@'
+	'plot#x\.png#-a --plot=x.png @F@'
 )
 
 before_f=$(fingerprint "$F") before_s=$(fingerprint "$SMALL") before_e=$(fingerprint "$EMPTY")
