@@ -765,7 +765,8 @@ static void run_write_phase(struct autostate *s)
 /* ---------------------------------------------------------------- advice */
 
 struct advice {
-	uint64_t au;		/* what to align to */
+	uint64_t au;		/* the erase block size the advice assumes */
+	uint64_t unit;		/* what to align to: whole erase blocks and whole MiB */
 	bool au_known;
 	const char *au_source;	/* "measured", "sysfs preferred_erase_size", "common default" */
 	uint64_t start;		/* first partition start in bytes */
@@ -801,9 +802,10 @@ static void make_advice(const struct autostate *s, struct advice *a)
 	a->au = a->au_known ? s->erase.bytes : is_erase_candidate(pref) ? pref : FALLBACK_ERASE;
 	a->au_source = a->au_known ? "measured" : is_erase_candidate(pref) ? "sysfs preferred_erase_size"
 									: "common default";
-	a->start = (mib + a->au - 1) / a->au * a->au;
+	a->unit = a->au / gcd_u64(a->au, mib) * mib;	/* lcm(AU, 1 MiB): one rule, not two */
+	a->start = a->unit;
 	if (s->have_fat && s->fatest.aus > 0 && s->fatest.bytes)
-		a->after_fat = (s->fatest.bytes + a->au - 1) / a->au * a->au;
+		a->after_fat = (s->fatest.bytes + a->unit - 1) / a->unit * a->unit;
 	uint64_t page = s->page.bytes && s->page.conf >= CONF_MEDIUM ? s->page.bytes : 4096;
 	a->stride = page >= 4096 ? page / 4096 : 1;
 	a->stripe_width = a->au / 4096 ? a->au / 4096 : 1;
@@ -813,34 +815,98 @@ static void make_advice(const struct autostate *s, struct advice *a)
 		a->active_logs = s->lin.n >= 4 ? 4 : 2;
 }
 
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The advice's commands, the same in text and JSON: they run as printed once /dev/sdX names the card. */
+static bool has_fat_partition(const struct advice *a)
+{
+	return a->after_fat > a->start;
+}
+
+static const char *linux_partition(const struct advice *a)
+{
+	return has_fat_partition(a) ? "/dev/sdX2" : "/dev/sdX1";
+}
+
+static void cmd_sfdisk(char *buf, size_t n, const struct advice *a)
+{
+	if (has_fat_partition(a))
+		snprintf(buf, n, "printf 'start=%" PRIu64 ", size=%" PRIu64 ", type=c\\nstart=%" PRIu64
+			 "\\n' | sudo sfdisk /dev/sdX", a->start / SECTOR, (a->after_fat - a->start) / SECTOR,
+			 a->after_fat / SECTOR);
+	else
+		snprintf(buf, n, "echo 'start=%" PRIu64 "' | sudo sfdisk /dev/sdX", a->start / SECTOR);
+}
+
+static void cmd_ext4(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 " %s",
+		 a->stride, a->stripe_width, linux_partition(a));
+}
+
+static void cmd_f2fs(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mkfs.f2fs -s %u %s", a->f2fs_segs_per_section, linux_partition(a));
+}
+
+static void cmd_mount(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mount -o active_logs=%d %s /mnt", a->active_logs, linux_partition(a));
+}
+
+/* Commands that run as printed once /dev/sdX names the card. */
+static void print_partitioning(FILE *f, const struct autostate *s, const struct advice *a)
+{
+	char unit[FMT_BUF], au[FMT_BUF], fat[FMT_BUF], cmd[256];
+	uint64_t blocks = a->unit / a->au, sectors = a->unit / SECTOR;
+
+	fmt_size(unit, a->unit);
+	fmt_size(au, a->au);
+	if (blocks > 1)
+		fprintf(f, "  Start every partition at a multiple of %s (%" PRIu64 " erase blocks of %s) and\n"
+			"  make every size a multiple of %s (%" PRIu64 " sectors of 512 bytes):\n",
+			unit, blocks, au, unit, sectors);
+	else
+		fprintf(f, "  Start every partition at a multiple of %s (one erase block) and make every\n"
+			"  size a multiple of %s (%" PRIu64 " sectors of 512 bytes):\n", unit, unit, sectors);
+	if (a->after_fat > a->start) {
+		fmt_size(fat, s->fatest.bytes);
+		fprintf(f, "  The first %s (%d erase %s) take small writes fast: keep a FAT partition\n"
+			"  there and put Linux filesystems after it.\n", fat, s->fatest.aus,
+			plural((uint64_t)s->fatest.aus, "block", "blocks"));
+	}
+	cmd_sfdisk(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	if (has_fat_partition(a))
+		fprintf(f, "    sudo mkfs.vfat /dev/sdX1\n");
+}
+
 static void print_advice(FILE *f, const struct autostate *s, const struct advice *a)
 {
-	char au[FMT_BUF], start[FMT_BUF];
+	uint64_t section = (uint64_t)a->f2fs_segs_per_section * (2u << 20);
+	char au[FMT_BUF], sec[FMT_BUF], cmd[256];
 
 	fmt_size(au, a->au);
-	fmt_size(start, a->start);
-	fprintf(f, "\nWhat this means\n");
+	fprintf(f, "\nWhat to do\n");
 	if (!a->au_known)
-		fprintf(f, "  The erase block size is not certain: align to %s (%s).\n", au, a->au_source);
-	fprintf(f, "  Start every partition at a multiple of %s, and make its size one too.\n", au);
-	fprintf(f, "  sfdisk:   start=%" PRIu64 "  (512-byte sectors, = %s; sizes in multiples of %" PRIu64 ")\n",
-		a->start / SECTOR, start, a->au / SECTOR);
-	if (s->have_fat && s->fatest.aus > 0) {
-		char fat[FMT_BUF];
-		fprintf(f, "  The first %s (%d erase block%s) take small writes fast (a FAT area):\n",
-			fmt_size(fat, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
-		if (a->after_fat > a->start)
-			fprintf(f, "  a FAT/boot partition fits there (start=%" PRIu64 ", ending before sector %" PRIu64
-				");\n", a->start / SECTOR, a->after_fat / SECTOR);
-		fprintf(f, "  put Linux partitions at start=%" PRIu64 " or later.\n", a->after_fat / SECTOR);
+		fprintf(f, "  The erase block size is not certain: the advice assumes %s (%s).\n", au,
+			a->au_source);
+	print_partitioning(f, s, a);
+	fprintf(f, "  For ext4 (stride: one page; stripe width: one erase block, in 4KiB blocks):\n");
+	cmd_ext4(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	fprintf(f, "  For f2fs (sections of %s, %u segment%s of 2MiB, cover whole erase blocks):\n",
+		fmt_size(sec, section), a->f2fs_segs_per_section, a->f2fs_segs_per_section == 1 ? "" : "s");
+	cmd_f2fs(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	if (a->active_logs) {
+		cmd_mount(cmd, sizeof(cmd), a);
+		fprintf(f, "    %s\n  (f2fs writes 6 logs at once by default; this card keeps %d erase %s open)\n",
+			cmd, s->lin.n, plural((uint64_t)s->lin.n, "block", "blocks"));
 	}
-	fprintf(f, "  ext4:     mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 "\n",
-		a->stride, a->stripe_width);
-	fprintf(f, "  f2fs:     mkfs.f2fs -s %u  (sections of %u 2MiB segments line up with the erase blocks)\n",
-		a->f2fs_segs_per_section, a->f2fs_segs_per_section);
-	if (a->active_logs)
-		fprintf(f, "            mount -o active_logs=%d  (f2fs writes 6 logs at once; this card keeps %d open)\n",
-			a->active_logs, s->lin.n);
 	if (lin_is_known(s) && s->lin.n <= 2)
 		fprintf(f, "  Only %d erase block%s open at a time: a journaling filesystem's scattered\n"
 			"  writes (data, metadata, journal) will be slow; keep logs and /tmp on tmpfs.\n",
@@ -852,7 +918,117 @@ static void print_advice(FILE *f, const struct autostate *s, const struct advice
 
 /* ------------------------------------------------------------ text report */
 
-static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e)
+/* "1st", "2nd", "3rd", "4th", "11th", "21st" */
+static const char *ordinal(char *buf, size_t n, int k)
+{
+	const char *suffix = "th";
+
+	if (k % 100 < 11 || k % 100 > 13)
+		suffix = k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+	snprintf(buf, n, "%d%s", k, suffix);
+	return buf;
+}
+
+/* How many times slower `worse` writes than `good` at the smallest block size both measured. */
+static double slowdown(const struct au_run *good, const struct au_run *worse)
+{
+	double ratio = 0;
+
+	if (!good || !worse)
+		return 0;
+	for (int i = 0; i < good->r.nrows; i++) {
+		uint64_t bs = good->r.rows[i].blocksize;
+		double g = rate_at(&good->r, bs), w = rate_at(&worse->r, bs);
+
+		if (g > 0 && w > 0)
+			ratio = g / w;	/* rows go down in size: the last match is the smallest */
+	}
+	return ratio;
+}
+
+/* The first run above n (same mode) that collapsed. */
+static const struct au_run *first_collapse_above(const struct autostate *s, int n, bool random)
+{
+	for (int k = n + 1; k <= OPEN_AU_MAX_NR; k++) {
+		const struct au_run *r = find_run(s, k, random);
+
+		if (r && r->verdict == RUN_COLLAPSED)
+			return r;
+	}
+	return NULL;
+}
+
+/* "Writing to 8 places at once is fine; a 9th makes the card copy whole blocks (5.3x slower)." */
+static void say_open_limit(FILE *f, const struct autostate *s, const struct count_estimate *c,
+			   bool random)
+{
+	const char *how = random ? "Writing out of order" : "Writing";
+	char nth[16];
+
+	if (c->conf == CONF_NONE || (c->n == 0 && !random))
+		return;
+	if (c->at_least) {
+		fprintf(f, "  %s to %d place%s at once is fine (no limit found up to %d).\n", how, c->n,
+			c->n == 1 ? "" : "s", c->n);
+		return;
+	}
+	if (random && c->n == 0) {
+		double x = slowdown(find_run(s, 1, false), find_run(s, 1, true));
+
+		fprintf(f, "  Writing out of order is slow even in one place at a time");
+		if (x >= 1.05)
+			fprintf(f, " (%.1fx slower than in order)", x);
+		fprintf(f, ".\n");
+		return;
+	}
+	const struct au_run *worse = first_collapse_above(s, c->n, random);
+	double x = slowdown(find_run(s, c->n, random), worse);
+
+	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
+		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
+	if (x >= 1.05)
+		fprintf(f, " (%.*fx slower)", x < 10 ? 1 : 0, x);
+	fprintf(f, ".\n");
+}
+
+/* The verdict in plain words; the numbers and their confidence follow. */
+static void print_summary(FILE *f, const struct autostate *s)
+{
+	char e[FMT_BUF], p[FMT_BUF], bs[FMT_BUF];
+
+	if (s->erase.bytes)
+		fprintf(f, "  Erase blocks are %s", fmt_size(e, s->erase.bytes));
+	else
+		fprintf(f, "  The erase block size did not show");
+	if (s->page.bytes)
+		fprintf(f, "; pages are %s.\n", fmt_size(p, s->page.bytes));
+	else
+		fprintf(f, "; the page size did not show.\n");
+	if (!s->page.bytes) {
+		unsigned int least = s->d->lbs > 512 ? s->d->lbs : 512;
+
+		fmt_size(bs, s->align.blocksize);
+		if (s->align.blocksize > least)
+			fprintf(f, "  A page of %s or less cannot show with -a --blocksize=%s; to look for it:\n"
+				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
+				s->o->device_name ? s->o->device_name : s->d->path);
+		else
+			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
+				"  or the card hides them.\n", bs);
+	}
+	if (s->have_lin)
+		say_open_limit(f, s, &s->lin, false);
+	if (s->have_rnd)
+		say_open_limit(f, s, &s->rnd, true);
+	if (s->have_fat && s->fatest.aus > 0)
+		fprintf(f, "  The first %s (%d erase block%s) take small writes faster: a FAT area.\n",
+			fmt_size(e, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
+
+static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e,
+				bool verbose)
 {
 	char b[FMT_BUF];
 
@@ -861,22 +1037,23 @@ static void print_size_estimate(FILE *f, const char *what, const struct size_est
 			confidence_name(e->conf));
 	else
 		fprintf(f, "  %-22s unknown\n", what);
-	if (e->evidence[0])
+	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
-static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c)
+static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c,
+				 bool verbose)
 {
 	if (c->n > 0 || c->conf > CONF_NONE)
 		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
 			confidence_name(c->conf));
 	else
 		fprintf(f, "  %-22s unknown\n", what);
-	if (c->evidence[0])
+	if (verbose && c->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", c->evidence);
 }
 
-static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
+static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbose)
 {
 	char b[FMT_BUF];
 
@@ -887,7 +1064,7 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
 		fprintf(f, "  %-22s unknown\n", "FAT-optimised area");
 	else
 		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
-	if (e->evidence[0])
+	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
@@ -923,25 +1100,46 @@ static void print_raw(FILE *f, const struct autostate *s)
 	}
 }
 
+/* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
+static void print_command(FILE *f, const struct autostate *s)
+{
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	char cmd[1024], b[FMT_BUF];
+
+	if (report_command_line(cmd, sizeof(cmd)))
+		fprintf(f, "$ %s\n", cmd);
+	else
+		fprintf(f, "$ flashbench --auto%s %s\n", s->o->destructive ? " --destructive" : "", dev);
+	if (s->d->bytes_written)
+		fprintf(f, "Wrote %s (%" PRIu64 " bytes) to %s.\n", fmt_size(b, s->d->bytes_written),
+			s->d->bytes_written, dev);
+	else
+		fprintf(f, "Wrote nothing to %s: only read it.\n", dev);
+}
+
 static void print_text(FILE *f, const struct autostate *s)
 {
 	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
 	char b[FMT_BUF], t[FMT_BUF];
 	struct advice a;
 
-	fprintf(f, "flashbench --auto %s\n\nDevice\n", dev);
+	bool v = s->o->verbose;
+
+	print_command(f, s);
+	fprintf(f, "\nDevice\n");
 	identity_print(f, s->id);
 
 	fprintf(f, "\nVerdict\n");
-	print_size_estimate(f, "erase block size", &s->erase);
-	print_size_estimate(f, "page size", &s->page);
+	print_summary(f, s);
+	print_size_estimate(f, "erase block size", &s->erase, v);
+	print_size_estimate(f, "page size", &s->page, v);
 	if (s->o->destructive) {
 		if (s->have_lin)
-			print_count_estimate(f, "open erase blocks", &s->lin);
+			print_count_estimate(f, "open erase blocks", &s->lin, v);
 		if (s->have_rnd)
-			print_count_estimate(f, "open, random writes", &s->rnd);
+			print_count_estimate(f, "open, random writes", &s->rnd, v);
 		if (s->have_fat)
-			print_fat_estimate(f, &s->fatest);
+			print_fat_estimate(f, &s->fatest, v);
 		else if (s->have_lin)
 			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
 				s->cap_hit ? " (--max-write reached)" : "");
@@ -980,26 +1178,26 @@ static const char *source_id(const char *source)
 static void json_advice(struct jw *w, const struct autostate *s)
 {
 	struct advice a;
-	char line[128];
+	char line[256];
 
 	make_advice(s, &a);
 	jw_object_begin(w, "advice");
-	jw_uint(w, "align_bytes", a.au);
+	jw_uint(w, "align_bytes", a.unit);
+	jw_uint(w, "erase_block_bytes", a.au);
 	jw_string(w, "align_source", source_id(a.au_source));
 	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
-	snprintf(line, sizeof(line), "start=%" PRIu64, a.start / SECTOR);
+	if (has_fat_partition(&a))
+		jw_uint(w, "linux_partition_start_sectors", a.after_fat / SECTOR);
+	cmd_sfdisk(line, sizeof(line), &a);
 	jw_string(w, "sfdisk", line);
-	if (a.after_fat) {
-		snprintf(line, sizeof(line), "start=%" PRIu64, a.after_fat / SECTOR);
-		jw_string(w, "sfdisk_after_fat_area", line);
-	}
-	snprintf(line, sizeof(line), "mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64,
-		 a.stride, a.stripe_width);
+	if (has_fat_partition(&a))
+		jw_string(w, "fat_partition", "sudo mkfs.vfat /dev/sdX1");
+	cmd_ext4(line, sizeof(line), &a);
 	jw_string(w, "ext4", line);
-	snprintf(line, sizeof(line), "mkfs.f2fs -s %u", a.f2fs_segs_per_section);
+	cmd_f2fs(line, sizeof(line), &a);
 	jw_string(w, "f2fs", line);
 	if (a.active_logs) {
-		snprintf(line, sizeof(line), "mount -o active_logs=%d", a.active_logs);
+		cmd_mount(line, sizeof(line), &a);
 		jw_string(w, "f2fs_mount", line);
 	}
 	jw_object_end(w);

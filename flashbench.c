@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 	struct outputs dst = { .out = open_output(o.out), .plot = o.plot ? open_output(o.plot) : NULL };
 	int status;
 	if (o.action == ACT_AUTO) {
-		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
+		struct auto_opts ao = { .destructive = o.destructive, .json = o.json, .verbose = o.verbose,
 					.max_write = o.max_write, .device_name = o.device };
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)

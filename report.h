@@ -48,6 +48,8 @@ void json_set_run(int argc, char **argv);
 bool json_requested(void);
 /* When the run started, RFC 3339 in UTC (the JSON "time", the plot footer). */
 const char *report_run_time(void);
+/* The command line as typed (shell-quoted) into buf; NULL if none was recorded. */
+const char *report_command_line(char *buf, size_t n);
 /* "open-au" -> "open_au": the member name that holds the test's data */
 const char *json_test_name(const char *test);
 /* schema_version, tool, version, time, argv, test */

@@ -385,6 +385,38 @@ const char *report_run_time(void)
 	return run_ctx.time;
 }
 
+/* argv as a shell would take it back: words with special characters in single quotes. */
+const char *report_command_line(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (run_ctx.argc <= 0 || n == 0)
+		return NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < run_ctx.argc && len + 1 < n; i++) {
+		const char *a = run_ctx.argv[i];
+		bool plain = a[0] && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789-_./=:,+@%") == strlen(a);
+
+		if (i)
+			buf[len++] = ' ';
+		if (plain) {
+			len += (size_t)snprintf(buf + len, n - len, "%s", a);
+		} else {
+			buf[len++] = '\'';
+			for (; *a && len + 5 < n; a++)
+				len += *a == '\'' ? (size_t)snprintf(buf + len, n - len, "'\\''")
+						  : (size_t)snprintf(buf + len, n - len, "%c", *a);
+			if (len + 1 < n)
+				buf[len++] = '\'';
+		}
+		if (len >= n)
+			len = n - 1;
+		buf[len] = '\0';
+	}
+	return buf;
+}
+
 bool json_requested(void)
 {
 	return run_ctx.json;

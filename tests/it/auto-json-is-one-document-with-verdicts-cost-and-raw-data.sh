@@ -17,8 +17,10 @@ assert v["erase_size"]["confidence"] in ("high", "medium"), v["erase_size"]
 assert v["open_au_linear"]["n"] == 8 and not v["open_au_linear"]["at_least"], v["open_au_linear"]
 assert v["open_au_random"]["n"] == 4, v["open_au_random"]
 assert v["fat_area"]["erase_blocks"] == 2 and v["fat_area"]["size_bytes"] == 8 << 20, v["fat_area"]
-assert d["advice"]["sfdisk"] == "start=8192", d["advice"]
-assert d["advice"]["sfdisk_after_fat_area"] == "start=16384", d["advice"]
+sf = d["advice"]["sfdisk"]
+assert sf.startswith("printf ") and "start=8192, size=8192, type=c" in sf and sf.endswith("\\nstart=16384\\n\x27 | sudo sfdisk /dev/sdX"), sf
+assert d["advice"]["linux_partition_start_sectors"] == 16384, d["advice"]
+assert d["advice"]["ext4"] == "sudo mkfs.ext4 -b 4096 -E stride=4,stripe_width=1024 /dev/sdX2", d["advice"]
 assert len(d["auto"]["align"]["rows"]) > 10
 runs = d["auto"]["write_phase"]["open_au_runs"]
 assert any(r["nr"] == 9 and not r["random"] and r["verdict"] == "collapsed" for r in runs)
