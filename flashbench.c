@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "analyze.h"
 #include "dev.h"
@@ -326,6 +327,19 @@ static bool action_writes(const struct options *o)
 	}
 }
 
+/* Say why in words a user can act on: the kind of file, or that it needs root. */
+static void explain_open_error(const char *path, int e, char *err, size_t n)
+{
+	struct stat st;
+
+	if (strncmp(path, "sim:", 4) == 0 || stat(path, &st) < 0)
+		return;
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		snprintf(err, n, "%s: not a block device or regular file", path);
+	else if ((e == EACCES || e == EPERM) && geteuid() != 0)
+		snprintf(err, n, "%s: %s (cards need root: try sudo)", path, strerror(e));
+}
+
 static void open_device(struct dev *d, const struct options *o)
 {
 	char err[512];
@@ -338,8 +352,10 @@ static void open_device(struct dev *d, const struct options *o)
 		safety_explain_busy(o->device, err, sizeof err);
 		fail_with(1, err);
 	}
-	if (r < 0)
+	if (r < 0) {
+		explain_open_error(o->device, -r, err, sizeof err);
 		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+	}
 }
 
 /* Device-dependent validation: still before any I/O. */
