@@ -50,6 +50,7 @@ struct auto_opts {
 	bool verbose;		/* -v: the evidence behind each verdict in the text report */
 	uint64_t max_write;	/* --max-write cap in bytes */
 	const char *device_name;
+	FILE *plot;		/* --plot: the chart goes here; NULL for none */
 };
 
 /* flashbench --auto DEV: identity, alignment, (write phase), report. Returns exit status. */

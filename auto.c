@@ -1312,6 +1312,21 @@ static void print_json(FILE *f, const struct autostate *s)
 
 /* ---------------------------------------------------------------- driver */
 
+/* --plot: the --open-au runs, linear then random, each by ascending N */
+static void plot_runs(FILE *f, const struct autostate *s)
+{
+	struct svg_run runs[MAX_AU_RUNS];
+	int n = 0;
+
+	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1) && n < MAX_AU_RUNS; k++) {
+		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+
+		if (r && r->r.nrows > 0)
+			runs[n++] = (struct svg_run){ &r->r, r->nr, r->random, r->verdict == RUN_COLLAPSED };
+	}
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, runs, n);
+}
+
 static void report_failure(const struct autostate *s)
 {
 	struct run_status st;
@@ -1377,6 +1392,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		print_json(out, s);
 	else
 		print_text(out, s);
+	if (o->plot)
+		plot_runs(o->plot, s);
 	report_failure(s);
 	rc = s->status;
 	free_state(s);

@@ -307,7 +307,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--interval: needs --interval-order=N");
 	if (o->plot && (strlen(o->plot) < 5 || strcmp(o->plot + strlen(o->plot) - 4, ".svg") != 0))
 		usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
-	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
+	if (o->plot && o->action == ACT_DISCARD)
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 }
 
@@ -599,9 +599,11 @@ int main(int argc, char **argv)
 	int status;
 	if (o.action == ACT_AUTO) {
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json, .verbose = o.verbose,
-					.max_write = o.max_write, .device_name = o.device };
+					.max_write = o.max_write, .device_name = o.device, .plot = dst.plot };
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
+			status = 1;
+		if (dst.plot && close_output(dst.plot, o.plot) < 0 && !status)
 			status = 1;
 	} else {
 		status = run_test(&d, &o, &dst);

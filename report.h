@@ -79,5 +79,13 @@ void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate 
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
 int svg_report(FILE *f, const struct report *rep);
+/* --auto: one chart, a line per --open-au run (or the -a chart without write runs) */
+struct svg_run {
+	const struct rate_result *r;
+	long long nr;
+	bool random, collapsed;
+};
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct svg_run *runs, int nruns);
 
 #endif

@@ -38,6 +38,7 @@ struct series {
 	bool *missing;		/* failed measurement: a gap */
 	bool markers_only;	/* unconnected markers (3*2^n boundaries between 2^n ones) */
 	bool shaded;		/* drawn over a wide pale band: the FAT area */
+	enum { STYLE_INDEX, STYLE_HOLDS, STYLE_COLLAPSED } style;	/* --auto: by verdict */
 };
 
 /* A vertical line at x naming what the analysis found there ("erase block 4MiB"). */
@@ -367,10 +368,17 @@ static double marker_radius(int index, int n)
 	return 2.5 + 1.5 * (rank < 4 ? rank : 4);
 }
 
-static void line_style(char *buf, size_t len, int index, int width_x10)
+static void line_style(char *buf, size_t len, const struct series *s, int index, int width_x10)
 {
 	const char *dash = dashes[index % NDASHES];
 
+	if (s->style == STYLE_HOLDS) {
+		dash = "";
+		width_x10 += 5;
+	} else if (s->style == STYLE_COLLAPSED) {
+		dash = "3 3";
+		width_x10 -= 3;
+	}
 	snprintf(buf, len, "stroke-width=\"%.1f\"%s%s%s", width_x10 / 10.0, dash[0] ? " stroke-dasharray=\"" : "",
 		 dash, dash[0] ? "\"" : "");
 }
@@ -388,7 +396,7 @@ static void draw_series(FILE *f, const struct frame *fr, const struct series *s,
 	if (s->shaded && !s->markers_only)
 		draw_lines(f, fr, s, color, "stroke-width=\"12\" stroke-opacity=\"0.18\" "
 			   "stroke-linejoin=\"round\" class=\"shade\"");
-	line_style(style, sizeof(style), index, 15);
+	line_style(style, sizeof(style), s, index, 15);
 	if (!s->markers_only && (!dots || s->n > MAX_MARKERS))
 		draw_lines(f, fr, s, color, style);
 	if (s->n <= MAX_MARKERS) {
@@ -422,7 +430,7 @@ static void draw_legend(FILE *f, const struct chart *c, double x, double y)
 		if (c->s[i].shaded)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" fill=\"%s\" "
 				   "fill-opacity=\"0.18\"/>", x, y - 9, color);
-		line_style(style, sizeof(style), i, 20);
+		line_style(style, sizeof(style), &c->s[i], i, 20);
 		if (!c->s[i].markers_only)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>",
 				x, y - 4, x + 20, y - 4, color, style);
@@ -774,4 +782,53 @@ int svg_report(FILE *f, const struct report *rep)
 		chart_write(f, &c);
 	series_free(&c);
 	return rc;
+}
+
+/*
+ * --auto: the --open-au runs in one chart, a line per N; holding runs solid,
+ * collapsed ones dashed. Without write runs, the merged -a chart.
+ */
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct svg_run *runs, int nruns)
+{
+	struct chart c;
+	int maxrows = 0;
+
+	if (nruns <= 0) {
+		struct report rep = { .device = device, .test = "auto", .align = align };
+
+		return align ? svg_report(f, &rep) : -1;
+	}
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].r->nrows > maxrows)
+			maxrows = runs[i].r->nrows;
+	snprintf(c.title, sizeof(c.title), "flashbench --auto %s", device ? device : "?");
+	snprintf(c.subtitle, sizeof(c.subtitle), "write rate with N erase blocks open: solid holds, "
+		 "dashed collapses");
+	c.x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c.y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(&c, nruns, maxrows)) {
+		series_free(&c);
+		return -1;
+	}
+	for (int k = 0; k < nruns; k++) {
+		const struct rate_result *r = runs[k].r;
+		struct series *s = &c.s[k];
+
+		snprintf(s->name, sizeof(s->name), "N=%lld%s, %s", runs[k].nr, runs[k].random ? " random" : "",
+			 runs[k].collapsed ? "collapses" : "holds");
+		s->style = runs[k].collapsed ? STYLE_COLLAPSED : STYLE_HOLDS;
+		for (int i = r->nrows - 1; i >= 0; i--) {
+			const struct rate_row *row = &r->rows[i];
+			bool have = row->ncols > 0 && !row->failed[0];
+
+			series_add(s, row->blocksize, have ? row->rate[0] : 0, !have);
+		}
+	}
+	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto \xc2\xb7 %s",
+		 FB_VERSION, device ? device : "?", report_run_time());
+	chart_write(f, &c);
+	series_free(&c);
+	return 0;
 }

@@ -2,7 +2,8 @@
 # --plot=FILE.svg writes a well-formed, self-contained SVG with one marker per
 # measured value (its raw value in data-x/data-y) and labelled axes, next to
 # the usual text output; 3*2^n boundaries apart from the 2^n line, a log rate
-# axis in bytes/s, a footer with device, test and date.
+# axis in bytes/s, a footer with device, test and date; --auto draws a line
+# per --open-au run, dashed where it collapsed.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 dev=sim:sdxc-tlc
@@ -34,6 +35,12 @@ elif test in ("open_au", "find_fat"):
         want = sorted((r["blocksize_bytes"], r["rate_bytes_per_s"][col]) for r in rows)
         assert sorted(p) == want, (col, sorted(p)[:3], want[:3])
     assert "M/s" in text and "block size" in text and "bytes/s (log scale" in text, text
+elif test == "auto":
+    runs = data["auto"]["write_phase"]["open_au_runs"]
+    assert len(series) == len(runs), (len(series), len(runs))
+    for g, r in zip(sorted(series, key=lambda g: g.get("data-name")), sorted(runs, key=lambda r: "N=%d%s, %s" % (r["nr"], " random" if r["random"] else "", "collapses" if r["verdict"] == "collapsed" else "holds"))):
+        dashed = "stroke-dasharray" in ET.tostring(g.find(NS + "polyline")).decode()
+        assert dashed == (r["verdict"] == "collapsed"), (g.get("data-name"), r["verdict"])
 elif test == "scatter":
     want = [(p["offset_bytes"], p["min_ns"]) for p in data["scatter"]["points"]]
     assert pts[0] == want, (pts[0][:3], want[:3])
@@ -48,7 +55,9 @@ plot() {
 	local plain=$out
 	run "$FB" --plot="$T/$key.svg" "$@" "$dev"
 	expect_rc 0
-	[ "$out" = "$plain" ] || fail "--plot changed the text output of $*"
+	# (--auto echoes the command line first: that one differs)
+	[ "$(sed '/^\$ /d' <<<"$out")" = "$(sed '/^\$ /d' <<<"$plain")" ] ||
+		fail "--plot changed the text output of $*"
 	[ -s "$T/$key.svg" ] || fail "no $T/$key.svg"
 	"$FB" --json "$@" "$dev" >"$T/$key.json" || fail "--json $*"
 	python3 "$T/check.py" "$T/$key.svg" "$T/$key.json" "$key" || fail "--plot $*"
@@ -58,4 +67,5 @@ plot align -a
 plot open_au -O --open-au-nr=3 --random
 plot find_fat -f --fat-nr=4
 plot scatter -s --scatter-order=8
+plot auto --auto --destructive --max-write=2G
 exit 0
