@@ -571,6 +571,33 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	return sig ? sig : status;
 }
 
+/* --restore prints its messages on stderr; with --json, stdout still gets a document. */
+static int restore_with_status(const struct options *o)
+{
+	int rc = restore_command(o->restore_file, o->device);
+
+	if (json_requested()) {
+		if (rc) {
+			json_error_document(stdout, "restore", o->device,
+					    "the restore failed (the reason is on standard error)");
+		} else {
+			struct jw w;
+			struct run_status done = {0};
+
+			jw_init(&w, stdout);
+			jw_object_begin(&w, NULL);
+			json_envelope(&w, "restore");
+			jw_object_begin(&w, "device");
+			jw_string(&w, "name", o->device);
+			jw_object_end(&w);
+			json_status(&w, &done);
+			jw_object_end(&w);
+			jw_finish(&w);
+		}
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -582,7 +609,7 @@ int main(int argc, char **argv)
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
-		return restore_command(o.restore_file, o.device);
+		return restore_with_status(&o);
 
 	open_device(&d, &o);
 	check_against_device(&d, &o);

@@ -51,4 +51,5 @@ doc 1 failed align -a "$T/missing"
 doc 2 failed align -a -e 5Q $dev
 doc 2 failed - -e 4M $dev
 doc 1 failed analyze --analyze="$T/missing"
+doc 2 failed restore --restore="$T/missing" "$T/card.img"
 exit 0
