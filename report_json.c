@@ -199,7 +199,15 @@ void json_program(struct jw *w, const char *key, const struct program_result *r)
 	for (int i = 0; i < r->nrows; i++) {
 		const struct program_row *row = &r->rows[i];
 
+		char step[64];
+
+		/* "write zeros linear" -> "write_zeros_linear": the label as an enum value */
+		snprintf(step, sizeof step, "%s", row->label ? row->label : "");
+		for (char *c = step; *c; c++)
+			if (*c == ' ')
+				*c = '_';
 		jw_object_begin(w, NULL);
+		jw_string(w, "step", step);
 		jw_string(w, "label", row->label);
 		jw_uint(w, "blocksize_bytes", row->blocksize);
 		rate_or_null(w, "rate_bytes_per_s", row->rate, row->failed);
