@@ -356,6 +356,12 @@ static void open_device(struct dev *d, const struct options *o)
 		explain_open_error(o->device, -r, err, sizeof err);
 		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
 	}
+	if (d->blockdev && d->size == 0) {
+		dev_close(d);
+		snprintf(err, sizeof err, "%s: size 0: no medium (an unattached loop device, or a card "
+			 "reader without a card?)", o->device);
+		fail_with(1, err);
+	}
 }
 
 /* Device-dependent validation: still before any I/O. */
