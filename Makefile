@@ -2,6 +2,7 @@
 VERSION := 2.0
 
 CC      ?= cc
+CPPFLAGS ?=
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"'
 LDFLAGS ?=
@@ -11,6 +12,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DATADIR ?= $(PREFIX)/share/flashbench
 DESTDIR ?=
 
 # Objects go to $(B); `make check-asan` uses another B so the two never mix.
@@ -32,10 +34,10 @@ $(B)/libfb.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(B)/%.o: %.c | $(B)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/%: tests/%.c tests/unit.h tests/pyeval.h $(B)/libfb.a | $(B)/tests
-	$(CC) $(CFLAGS) -I. -o $@ $< $(B)/libfb.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -o $@ $< $(B)/libfb.a $(LDLIBS)
 
 $(B) $(B)/tests:
 	mkdir -p $@
@@ -69,10 +71,11 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/flashbench
 	install -D -m 0644 flashbench.1 $(DESTDIR)$(MANDIR)/man1/flashbench.1
 	install -D -m 0644 completion/flashbench $(DESTDIR)$(COMPLETIONDIR)/flashbench
+	install -D -m 0644 flashbench.schema.json $(DESTDIR)$(DATADIR)/flashbench.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
-	      $(DESTDIR)$(COMPLETIONDIR)/flashbench
+	      $(DESTDIR)$(COMPLETIONDIR)/flashbench $(DESTDIR)$(DATADIR)/flashbench.schema.json
 
 clean:
 	rm -rf build build-asan build-fuzz flashbench

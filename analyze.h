@@ -110,8 +110,10 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out);
 struct auto_opts {
 	bool destructive;	/* --destructive: run the write phase */
 	bool json;		/* --json */
+	bool verbose;		/* -v: the evidence behind each verdict in the text report */
 	uint64_t max_write;	/* --max-write cap in bytes */
 	const char *device_name;
+	FILE *plot;		/* --plot: the chart goes here; NULL for none */
 };
 
 /* flashbench --auto DEV: identity, alignment, (write phase), report. Returns exit status. */

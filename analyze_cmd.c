@@ -451,7 +451,7 @@ static void print_card_text(FILE *out, const struct card *c, int idx, int ncards
 static void json_series(struct jw *w, const struct series *s, uint64_t page)
 {
 	jw_object_begin(w, NULL);
-	jw_uint(w, "erasesize", s->erasesize);
+	jw_uint(w, "erasesize_bytes", s->erasesize);
 	jw_bool(w, "random", s->random);
 	if (s->est.conf > CONF_NONE)
 		jw_int(w, "n", s->est.n);
@@ -479,7 +479,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 	else
 		jw_null(w, "name");
 	if (c->sec->preferred_erase_size)
-		jw_uint(w, "preferred_erase_size", c->sec->preferred_erase_size);
+		jw_uint(w, "preferred_erase_size_bytes", c->sec->preferred_erase_size);
 	jw_object_begin(w, "runs");
 	jw_int(w, "align", c->n_align);
 	jw_int(w, "open_au", c->n_open_au);
@@ -493,7 +493,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 	for (int i = 0; i < c->n_unnumbered; i++) {
 		const struct rate_result *r = &c->unnumbered[i]->rates;
 		jw_object_begin(w, NULL);
-		jw_uint(w, "erasesize", r->erasesize);
+		jw_uint(w, "erasesize_bytes", r->erasesize);
 		jw_bool(w, "random", r->random);
 		jw_null(w, "nr");
 		jw_string(w, "verdict", collapse_name(analyze_open_au_run(r, page_hint(c))));
@@ -501,30 +501,22 @@ static void print_card_json(struct jw *w, const struct card *c)
 	}
 	jw_array_end(w);
 	if (c->have_fat) {
-		json_fat_estimate(w, "fat", &c->fat);
+		json_fat_estimate(w, "fat_area", &c->fat);
 	} else {
-		jw_null(w, "fat");
+		jw_null(w, "fat_area");
 	}
 	jw_object_end(w);
 }
 
-/* A failure: one line on stderr, and with --json still one document naming it. */
-static int analyze_failed(const char *source, bool json, FILE *out, const char *what)
+/* "flashbench: FILE: why" on stderr, and as a JSON document with --json. */
+static int analyze_error(const char *path, bool json, FILE *out, const char *why)
 {
-	fprintf(stderr, "flashbench: %s: %s\n", source, what);
-	if (json) {
-		struct jw w;
-		jw_init(&w, out);
-		jw_object_begin(&w, NULL);
-		jw_string(&w, "source", source);
-		jw_string(&w, "status", "error");
-		jw_string(&w, "error", what);
-		jw_array_begin(&w, "cards");
-		jw_array_end(&w);
-		jw_object_end(&w);
-		jw_finish(&w);
-		fflush(out);
-	}
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s: %s", strcmp(path, "-") ? path : "stdin", why);
+	fprintf(stderr, "flashbench: %s\n", msg);
+	if (json)
+		json_error_document(out, "analyze", NULL, msg);
 	return 1;
 }
 
@@ -561,21 +553,21 @@ int analyze_file(const char *path, bool json, FILE *out)
 	size_t len;
 	char *text = read_all(path, &len);
 	if (!text)
-		return analyze_failed(source, json, out, strerror(errno));
+		return analyze_error(path, json, out, strerror(errno));
 	struct post p;
 	int rc = post_parse(text, len, &p);
 	free(text);
 	if (rc)
-		return analyze_failed(source, json, out, "out of memory");
+		return analyze_error(path, json, out, "out of memory");
 	if (p.nsections == 0) {
 		post_free(&p);
-		return analyze_failed(source, json, out,
-				      "no flashbench -a, --open-au or --find-fat output found");
+		return analyze_error(path, json, out,
+				     "no flashbench -a, --open-au or --find-fat output found");
 	}
 	struct card *card = malloc(sizeof(*card));
 	if (!card) {
 		post_free(&p);
-		return analyze_failed(source, json, out, "out of memory");
+		return analyze_error(path, json, out, "out of memory");
 	}
 	char note[160];
 	repair_note(&p, note, sizeof(note));
@@ -583,8 +575,10 @@ int analyze_file(const char *path, bool json, FILE *out)
 	if (json) {
 		jw_init(&w, out);
 		jw_object_begin(&w, NULL);
+		json_envelope(&w, "analyze");
+		jw_null(&w, "device");
+		jw_object_begin(&w, "analyze");
 		jw_string(&w, "source", source);
-		jw_string(&w, "status", "ok");
 		jw_array_begin(&w, "warnings");
 		if (note[0])
 			jw_string(&w, NULL, note);
@@ -595,11 +589,16 @@ int analyze_file(const char *path, bool json, FILE *out)
 	}
 	print_cards(&p, card, json, &w, out);
 	if (json) {
+		struct run_status done = {0};
+
 		jw_array_end(&w);
+		jw_object_end(&w);
+		json_status(&w, &done);
 		jw_object_end(&w);
 		jw_finish(&w);
 	}
 	free(card);
 	post_free(&p);
-	return fflush(out) == 0 ? 0 : 1;
+	/* the caller reports a failed stdout (flashbench checks it at exit) */
+	return fflush(out) != 0 || ferror(out) ? 1 : 0;
 }

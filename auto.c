@@ -102,6 +102,8 @@ struct autostate {
 	/* --capacity, first of the write phase */
 	struct capacity_result cap;
 	bool have_cap;
+	char error[256];	/* why the run could not start, for the JSON document */
+	uint64_t map_unit;	/* random writes keep up from this size up; 0: none seen */
 };
 
 static enum confidence conf_min(enum confidence a, enum confidence b)
@@ -205,6 +207,7 @@ static int run_alignment(struct autostate *s, FILE *err)
 	ap.keep_going = NULL;
 	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
 		fprintf(err, "flashbench: --auto: %s\n", msg);
+		snprintf(s->error, sizeof(s->error), "%s", msg);
 		return 2;
 	}
 	while (s->nalign < ALIGN_MAX_RUNS) {
@@ -265,7 +268,7 @@ static void capacity_headline(FILE *f, const struct autostate *s)
 	if (s->cap.verdict == CAP_GENUINE)
 		fprintf(f, "  %-22s %s\n", "capacity", line);
 	else
-		fprintf(f, "\n%s\nEvery test below stayed inside the first %s.\n", line,
+		fprintf(f, "%s\nEvery test below stayed inside the first %s.\n", line,
 			fmt_size(b, s->cap.real_lo));
 }
 
@@ -914,6 +917,7 @@ static void run_write_phase(struct autostate *s)
 		limit_conf(&s->rnd, CONF_LOW, "small erase blocks are collected cheaply: "
 			   "one more random block may not show");
 	uint64_t unit = random_mapping_unit(s);
+	s->map_unit = unit;
 	if (unit) {
 		char u[FMT_BUF];
 		size_t len = strlen(s->rnd.evidence);
@@ -934,7 +938,8 @@ static void run_write_phase(struct autostate *s)
 /* ---------------------------------------------------------------- advice */
 
 struct advice {
-	uint64_t au;		/* what to align to */
+	uint64_t au;		/* the erase block size the advice assumes */
+	uint64_t unit;		/* what to align to: whole erase blocks and whole MiB */
 	bool au_known;
 	const char *au_source;	/* "measured", "sysfs preferred_erase_size", "common default" */
 	uint64_t start;		/* first partition start in bytes */
@@ -970,9 +975,10 @@ static void make_advice(const struct autostate *s, struct advice *a)
 	a->au = a->au_known ? s->erase.bytes : is_erase_candidate(pref) ? pref : FALLBACK_ERASE;
 	a->au_source = a->au_known ? "measured" : is_erase_candidate(pref) ? "sysfs preferred_erase_size"
 									: "common default";
-	a->start = (mib + a->au - 1) / a->au * a->au;
+	a->unit = a->au / gcd_u64(a->au, mib) * mib;	/* lcm(AU, 1 MiB): one rule, not two */
+	a->start = a->unit;
 	if (s->have_fat && s->fatest.aus > 0 && s->fatest.bytes)
-		a->after_fat = (s->fatest.bytes + a->au - 1) / a->au * a->au;
+		a->after_fat = (s->fatest.bytes + a->unit - 1) / a->unit * a->unit;
 	uint64_t page = s->page.bytes && s->page.conf >= CONF_MEDIUM ? s->page.bytes : 4096;
 	a->stride = page >= 4096 ? page / 4096 : 1;
 	a->stripe_width = a->au / 4096 ? a->au / 4096 : 1;
@@ -982,34 +988,98 @@ static void make_advice(const struct autostate *s, struct advice *a)
 		a->active_logs = s->lin.n >= 4 ? 4 : 2;
 }
 
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The advice's commands, the same in text and JSON: they run as printed once /dev/sdX names the card. */
+static bool has_fat_partition(const struct advice *a)
+{
+	return a->after_fat > a->start;
+}
+
+static const char *linux_partition(const struct advice *a)
+{
+	return has_fat_partition(a) ? "/dev/sdX2" : "/dev/sdX1";
+}
+
+static void cmd_sfdisk(char *buf, size_t n, const struct advice *a)
+{
+	if (has_fat_partition(a))
+		snprintf(buf, n, "printf 'start=%" PRIu64 ", size=%" PRIu64 ", type=c\\nstart=%" PRIu64
+			 "\\n' | sudo sfdisk /dev/sdX", a->start / SECTOR, (a->after_fat - a->start) / SECTOR,
+			 a->after_fat / SECTOR);
+	else
+		snprintf(buf, n, "echo 'start=%" PRIu64 "' | sudo sfdisk /dev/sdX", a->start / SECTOR);
+}
+
+static void cmd_ext4(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 " %s",
+		 a->stride, a->stripe_width, linux_partition(a));
+}
+
+static void cmd_f2fs(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mkfs.f2fs -s %u %s", a->f2fs_segs_per_section, linux_partition(a));
+}
+
+static void cmd_mount(char *buf, size_t n, const struct advice *a)
+{
+	snprintf(buf, n, "sudo mount -o active_logs=%d %s /mnt", a->active_logs, linux_partition(a));
+}
+
+/* Commands that run as printed once /dev/sdX names the card. */
+static void print_partitioning(FILE *f, const struct autostate *s, const struct advice *a)
+{
+	char unit[FMT_BUF], au[FMT_BUF], fat[FMT_BUF], cmd[256];
+	uint64_t blocks = a->unit / a->au, sectors = a->unit / SECTOR;
+
+	fmt_size(unit, a->unit);
+	fmt_size(au, a->au);
+	if (blocks > 1)
+		fprintf(f, "  Start every partition at a multiple of %s (%" PRIu64 " erase blocks of %s) and\n"
+			"  make every size a multiple of %s (%" PRIu64 " sectors of 512 bytes):\n",
+			unit, blocks, au, unit, sectors);
+	else
+		fprintf(f, "  Start every partition at a multiple of %s (one erase block) and make every\n"
+			"  size a multiple of %s (%" PRIu64 " sectors of 512 bytes):\n", unit, unit, sectors);
+	if (a->after_fat > a->start) {
+		fmt_size(fat, s->fatest.bytes);
+		fprintf(f, "  The first %s (%d erase %s) take small writes fast: keep a FAT partition\n"
+			"  there and put Linux filesystems after it.\n", fat, s->fatest.aus,
+			plural((uint64_t)s->fatest.aus, "block", "blocks"));
+	}
+	cmd_sfdisk(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	if (has_fat_partition(a))
+		fprintf(f, "    sudo mkfs.vfat /dev/sdX1\n");
+}
+
 static void print_advice(FILE *f, const struct autostate *s, const struct advice *a)
 {
-	char au[FMT_BUF], start[FMT_BUF];
+	uint64_t section = (uint64_t)a->f2fs_segs_per_section * (2u << 20);
+	char au[FMT_BUF], sec[FMT_BUF], cmd[256];
 
 	fmt_size(au, a->au);
-	fmt_size(start, a->start);
-	fprintf(f, "\nWhat this means\n");
+	fprintf(f, "\nWhat to do\n");
 	if (!a->au_known)
-		fprintf(f, "  The erase block size is not certain: align to %s (%s).\n", au, a->au_source);
-	fprintf(f, "  Start every partition at a multiple of %s, and make its size one too.\n", au);
-	fprintf(f, "  sfdisk:   start=%" PRIu64 "  (512-byte sectors, = %s; sizes in multiples of %" PRIu64 ")\n",
-		a->start / SECTOR, start, a->au / SECTOR);
-	if (s->have_fat && s->fatest.aus > 0) {
-		char fat[FMT_BUF];
-		fprintf(f, "  The first %s (%d erase block%s) take small writes fast (a FAT area):\n",
-			fmt_size(fat, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
-		if (a->after_fat > a->start)
-			fprintf(f, "  a FAT/boot partition fits there (start=%" PRIu64 ", ending before sector %" PRIu64
-				");\n", a->start / SECTOR, a->after_fat / SECTOR);
-		fprintf(f, "  put Linux partitions at start=%" PRIu64 " or later.\n", a->after_fat / SECTOR);
+		fprintf(f, "  The erase block size is not certain: the advice assumes %s (%s).\n", au,
+			a->au_source);
+	print_partitioning(f, s, a);
+	fprintf(f, "  For ext4 (stride: one page; stripe width: one erase block, in 4KiB blocks):\n");
+	cmd_ext4(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	fprintf(f, "  For f2fs (sections of %s, %u segment%s of 2MiB, cover whole erase blocks):\n",
+		fmt_size(sec, section), a->f2fs_segs_per_section, a->f2fs_segs_per_section == 1 ? "" : "s");
+	cmd_f2fs(cmd, sizeof(cmd), a);
+	fprintf(f, "    %s\n", cmd);
+	if (a->active_logs) {
+		cmd_mount(cmd, sizeof(cmd), a);
+		fprintf(f, "    %s\n  (f2fs writes 6 logs at once by default; this card keeps %d erase %s open)\n",
+			cmd, s->lin.n, plural((uint64_t)s->lin.n, "block", "blocks"));
 	}
-	fprintf(f, "  ext4:     mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64 "\n",
-		a->stride, a->stripe_width);
-	fprintf(f, "  f2fs:     mkfs.f2fs -s %u  (sections of %u 2MiB segments line up with the erase blocks)\n",
-		a->f2fs_segs_per_section, a->f2fs_segs_per_section);
-	if (a->active_logs)
-		fprintf(f, "            mount -o active_logs=%d  (f2fs writes 6 logs at once; this card keeps %d open)\n",
-			a->active_logs, s->lin.n);
 	if (lin_is_known(s) && s->lin.n <= 2)
 		fprintf(f, "  Only %d erase block%s open at a time: a journaling filesystem's scattered\n"
 			"  writes (data, metadata, journal) will be slow; keep logs and /tmp on tmpfs.\n",
@@ -1021,7 +1091,120 @@ static void print_advice(FILE *f, const struct autostate *s, const struct advice
 
 /* ------------------------------------------------------------ text report */
 
-static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e)
+/* "1st", "2nd", "3rd", "4th", "11th", "21st" */
+static const char *ordinal(char *buf, size_t n, int k)
+{
+	const char *suffix = "th";
+
+	if (k % 100 < 11 || k % 100 > 13)
+		suffix = k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+	snprintf(buf, n, "%d%s", k, suffix);
+	return buf;
+}
+
+/* How many times slower `worse` writes than `good` at the smallest block size both measured. */
+static double slowdown(const struct au_run *good, const struct au_run *worse)
+{
+	double ratio = 0;
+
+	if (!good || !worse)
+		return 0;
+	for (int i = 0; i < good->r.nrows; i++) {
+		uint64_t bs = good->r.rows[i].blocksize;
+		double g = rate_at(&good->r, bs), w = rate_at(&worse->r, bs);
+
+		if (g > 0 && w > 0)
+			ratio = g / w;	/* rows go down in size: the last match is the smallest */
+	}
+	return ratio;
+}
+
+/* The first run above n (same mode) that collapsed. */
+static const struct au_run *first_collapse_above(const struct autostate *s, int n, bool random)
+{
+	for (int k = n + 1; k <= OPEN_AU_MAX_NR; k++) {
+		const struct au_run *r = find_run(s, k, random);
+
+		if (r && r->verdict == RUN_COLLAPSED)
+			return r;
+	}
+	return NULL;
+}
+
+/* "Writing to 8 places at once is fine; a 9th makes the card copy whole blocks (5.3x slower)." */
+static void say_open_limit(FILE *f, const struct autostate *s, const struct count_estimate *c,
+			   bool random)
+{
+	const char *how = random ? "Writing out of order" : "Writing";
+	char nth[16];
+
+	if (c->conf == CONF_NONE || (c->n == 0 && !random))
+		return;
+	if (c->at_least) {
+		fprintf(f, "  %s to %d place%s at once is fine (no limit found up to %d).\n", how, c->n,
+			c->n == 1 ? "" : "s", c->n);
+		return;
+	}
+	if (random && c->n == 0) {
+		double x = slowdown(find_run(s, 1, false), find_run(s, 1, true));
+
+		fprintf(f, "  Writing out of order is slow even in one place at a time");
+		if (x >= 1.05)
+			fprintf(f, " (%.1fx slower than in order)", x);
+		fprintf(f, ".\n");
+		return;
+	}
+	const struct au_run *worse = first_collapse_above(s, c->n, random);
+	double x = slowdown(find_run(s, c->n, random), worse);
+
+	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
+		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
+	if (x >= 1.05)
+		fprintf(f, " (%.*fx slower)", x < 10 ? 1 : 0, x);
+	fprintf(f, ".\n");
+}
+
+/* The verdict in plain words; the numbers and their confidence follow. */
+static void print_summary(FILE *f, const struct autostate *s)
+{
+	char e[FMT_BUF], p[FMT_BUF], bs[FMT_BUF];
+
+	if (s->erase.bytes)
+		fprintf(f, "  Erase blocks are %s", fmt_size(e, s->erase.bytes));
+	else
+		fprintf(f, "  The erase block size did not show");
+	if (s->page.bytes)
+		fprintf(f, "; pages are %s.\n", fmt_size(p, s->page.bytes));
+	else
+		fprintf(f, "; the page size did not show.\n");
+	if (!s->page.bytes) {
+		unsigned int least = s->d->lbs > 512 ? s->d->lbs : 512;
+
+		fmt_size(bs, s->align.blocksize);
+		if (s->align.blocksize > least)
+			fprintf(f, "  A page of %s or less cannot show with -a --blocksize=%s; to look for it:\n"
+				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
+				s->o->device_name ? s->o->device_name : s->d->path);
+		else
+			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
+				"  or the card hides them.\n", bs);
+	}
+	if (s->have_lin)
+		say_open_limit(f, s, &s->lin, false);
+	if (s->have_rnd)
+		say_open_limit(f, s, &s->rnd, true);
+	if (s->map_unit)
+		fprintf(f, "  Random writes keep up with linear ones from %s up (a %s mapping unit).\n",
+			fmt_size(e, s->map_unit), fmt_size(p, s->map_unit));
+	if (s->have_fat && s->fatest.aus > 0)
+		fprintf(f, "  The first %s (%d erase block%s) take small writes faster: a FAT area.\n",
+			fmt_size(e, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
+
+static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e,
+				bool verbose)
 {
 	char b[FMT_BUF], b2[FMT_BUF];
 
@@ -1031,22 +1214,23 @@ static void print_size_estimate(FILE *f, const char *what, const struct size_est
 			e->multiplane ? fmt_size(b2, e->multiplane) : "");
 	else
 		fprintf(f, "  %-22s unknown\n", what);
-	if (e->evidence[0])
+	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
-static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c)
+static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c,
+				 bool verbose)
 {
 	if (c->n > 0 || c->conf > CONF_NONE)
 		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
 			confidence_name(c->conf));
 	else
 		fprintf(f, "  %-22s unknown\n", what);
-	if (c->evidence[0])
+	if (verbose && c->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", c->evidence);
 }
 
-static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
+static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbose)
 {
 	char b[FMT_BUF];
 
@@ -1057,7 +1241,7 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e)
 		fprintf(f, "  %-22s unknown\n", "FAT-optimised area");
 	else
 		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
-	if (e->evidence[0])
+	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
@@ -1107,30 +1291,50 @@ static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev
 		s->o->destructive ? " --destructive" : "", dev);
 }
 
+/* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
+static void print_command(FILE *f, const struct autostate *s)
+{
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	char cmd[1024], b[FMT_BUF];
+
+	if (report_command_line(cmd, sizeof(cmd)))
+		fprintf(f, "$ %s\n", cmd);
+	else
+		fprintf(f, "$ flashbench --auto%s %s\n", s->o->destructive ? " --destructive" : "", dev);
+	if (s->have_cap && s->cap.verdict != CAP_GENUINE)
+		capacity_headline(f, s);	/* a fake card first: every number below is measured on it */
+	if (s->d->bytes_written)
+		fprintf(f, "Wrote %s (%" PRIu64 " bytes) to %s.\n", fmt_size(b, s->d->bytes_written),
+			s->d->bytes_written, dev);
+	else
+		fprintf(f, "Wrote nothing to %s: only read it.\n", dev);
+}
+
 static void print_text(FILE *f, const struct autostate *s)
 {
 	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
 	char b[FMT_BUF], t[FMT_BUF];
 	struct advice a;
 
-	fprintf(f, "flashbench --auto %s\n", dev);
-	if (s->have_cap && s->cap.verdict != CAP_GENUINE)
-		capacity_headline(f, s);
+	bool v = s->o->verbose;
+
+	print_command(f, s);
 	fprintf(f, "\nDevice\n");
 	identity_print(f, s->id);
 
 	fprintf(f, "\nVerdict\n");
 	if (s->have_cap && s->cap.verdict == CAP_GENUINE)
 		capacity_headline(f, s);
-	print_size_estimate(f, "erase block size", &s->erase);
-	print_size_estimate(f, "page size", &s->page);
+	print_summary(f, s);
+	print_size_estimate(f, "erase block size", &s->erase, v);
+	print_size_estimate(f, "page size", &s->page, v);
 	if (s->o->destructive) {
 		if (s->have_lin)
-			print_count_estimate(f, "open erase blocks", &s->lin);
+			print_count_estimate(f, "open erase blocks", &s->lin, v);
 		if (s->have_rnd)
-			print_count_estimate(f, "open, random writes", &s->rnd);
+			print_count_estimate(f, "open, random writes", &s->rnd, v);
 		if (s->have_fat)
-			print_fat_estimate(f, &s->fatest);
+			print_fat_estimate(f, &s->fatest, v);
 		else if (s->have_lin)
 			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
 				s->cap_hit ? " (--max-write reached)" : "");
@@ -1157,29 +1361,39 @@ static void print_text(FILE *f, const struct autostate *s)
 
 /* ------------------------------------------------------------ JSON report */
 
+/* Where a size came from, as an enum value: "measured", "sysfs_preferred_erase_size", "default" */
+static const char *source_id(const char *source)
+{
+	if (!source)
+		return NULL;
+	if (strstr(source, "sysfs"))
+		return "sysfs_preferred_erase_size";
+	return strstr(source, "default") ? "default" : "measured";
+}
+
 static void json_advice(struct jw *w, const struct autostate *s)
 {
 	struct advice a;
-	char line[128];
+	char line[256];
 
 	make_advice(s, &a);
 	jw_object_begin(w, "advice");
-	jw_uint(w, "align_bytes", a.au);
-	jw_string(w, "align_source", a.au_source);
+	jw_uint(w, "align_bytes", a.unit);
+	jw_uint(w, "erase_block_bytes", a.au);
+	jw_string(w, "align_source", source_id(a.au_source));
 	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
-	snprintf(line, sizeof(line), "start=%" PRIu64, a.start / SECTOR);
+	if (has_fat_partition(&a))
+		jw_uint(w, "linux_partition_start_sectors", a.after_fat / SECTOR);
+	cmd_sfdisk(line, sizeof(line), &a);
 	jw_string(w, "sfdisk", line);
-	if (a.after_fat) {
-		snprintf(line, sizeof(line), "start=%" PRIu64, a.after_fat / SECTOR);
-		jw_string(w, "sfdisk_after_fat_area", line);
-	}
-	snprintf(line, sizeof(line), "mkfs.ext4 -b 4096 -E stride=%" PRIu64 ",stripe_width=%" PRIu64,
-		 a.stride, a.stripe_width);
+	if (has_fat_partition(&a))
+		jw_string(w, "fat_partition", "sudo mkfs.vfat /dev/sdX1");
+	cmd_ext4(line, sizeof(line), &a);
 	jw_string(w, "ext4", line);
-	snprintf(line, sizeof(line), "mkfs.f2fs -s %u", a.f2fs_segs_per_section);
+	cmd_f2fs(line, sizeof(line), &a);
 	jw_string(w, "f2fs", line);
 	if (a.active_logs) {
-		snprintf(line, sizeof(line), "mount -o active_logs=%d", a.active_logs);
+		cmd_mount(line, sizeof(line), &a);
 		jw_string(w, "f2fs_mount", line);
 	}
 	jw_object_end(w);
@@ -1188,9 +1402,9 @@ static void json_advice(struct jw *w, const struct autostate *s)
 static void json_write_phase(struct jw *w, const struct autostate *s)
 {
 	jw_object_begin(w, "write_phase");
-	jw_uint(w, "erasesize", s->erasesize);
-	jw_string(w, "erasesize_source", s->erase_source);
-	jw_uint(w, "open_au_offset", s->open_offset);
+	jw_uint(w, "erasesize_bytes", s->erasesize);
+	jw_string(w, "erasesize_source", source_id(s->erase_source));
+	jw_uint(w, "open_au_offset_bytes", s->open_offset);
 	jw_array_begin(w, "open_au_runs");
 	for (int i = 0; i < s->nruns; i++) {
 		const struct au_run *r = &s->runs[i];
@@ -1233,6 +1447,21 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 	st->device_ns = s->d->device_ns;
 }
 
+static void json_cost(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "cost");
+	jw_uint(w, "written_bytes", s->d->bytes_written);
+	jw_uint(w, "read_bytes", s->d->bytes_read);
+	jw_int(w, "device_time_ns", s->d->device_ns);
+	jw_int(w, "align_device_time_ns", s->align_ns);
+	jw_int(w, "write_device_time_ns", s->write_ns);
+	if (s->o->destructive) {
+		jw_uint(w, "max_write_bytes", s->max_write);
+		jw_bool(w, "max_write_reached", s->cap_hit);
+	}
+	jw_object_end(w);
+}
+
 static void print_json(FILE *f, const struct autostate *s)
 {
 	struct jw w;
@@ -1241,10 +1470,7 @@ static void print_json(FILE *f, const struct autostate *s)
 
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
-	jw_string(&w, "tool", "flashbench");
-	jw_string(&w, "version", FB_VERSION);
-	jw_string(&w, "test", "auto");
-	jw_bool(&w, "destructive", s->o->destructive);
+	json_envelope(&w, "auto");
 	json_device(&w, s->d, dev);
 	identity_json(&w, "identity", s->id);
 	if (s->have_cap)
@@ -1262,6 +1488,8 @@ static void print_json(FILE *f, const struct autostate *s)
 	jw_object_end(&w);
 	json_advice(&w, s);
 
+	jw_object_begin(&w, "auto");
+	jw_bool(&w, "destructive", s->o->destructive);
 	jw_int(&w, "align_runs", s->nalign);
 	json_align(&w, "align", &s->align);
 	if (s->o->destructive) {
@@ -1271,25 +1499,31 @@ static void print_json(FILE *f, const struct autostate *s)
 		snprintf(next, sizeof(next), "flashbench --auto --destructive %s", dev);
 		jw_string(&w, "to_measure_writes", next);	/* overwrites data on the device */
 	}
+	json_cost(&w, s);
+	jw_object_end(&w);
 
 	overall_status(s, &st);
 	json_status(&w, &st);
-	jw_object_begin(&w, "cost");
-	jw_uint(&w, "bytes_written", s->d->bytes_written);
-	jw_uint(&w, "bytes_read", s->d->bytes_read);
-	jw_int(&w, "device_ns", s->d->device_ns);
-	jw_int(&w, "align_device_ns", s->align_ns);
-	jw_int(&w, "write_device_ns", s->write_ns);
-	if (s->o->destructive) {
-		jw_uint(&w, "max_write", s->max_write);
-		jw_bool(&w, "max_write_reached", s->cap_hit);
-	}
-	jw_object_end(&w);
 	jw_object_end(&w);
 	jw_finish(&w);
 }
 
 /* ---------------------------------------------------------------- driver */
+
+/* --plot: the --open-au runs, linear then random, each by ascending N */
+static void plot_runs(FILE *f, const struct autostate *s)
+{
+	struct svg_run runs[MAX_AU_RUNS];
+	int n = 0;
+
+	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1) && n < MAX_AU_RUNS; k++) {
+		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+
+		if (r && r->r.nrows > 0)
+			runs[n++] = (struct svg_run){ &r->r, r->nr, r->random, r->verdict == RUN_COLLAPSED };
+	}
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, runs, n);
+}
 
 static void report_failure(const struct autostate *s)
 {
@@ -1331,6 +1565,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		s->watch = calloc(1, sizeof(*s->watch));
 	if (!s || !s->watch) {
 		fprintf(stderr, "flashbench: --auto: out of memory\n");
+		if (o->json)
+			json_error_document(out, "auto", o->device_name, "out of memory");
 		free(s);
 		return 1;
 	}
@@ -1345,6 +1581,9 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	rc = s->stop ? 0 : run_alignment(s, stderr);
 	if (rc) {
 		d->size = advertised;
+		if (o->json)
+			json_error_document(out, "auto", o->device_name ? o->device_name : d->path,
+					    s->error);
 		free_state(s);
 		return rc;
 	}
@@ -1360,6 +1599,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 		print_json(out, s);
 	else
 		print_text(out, s);
+	if (o->plot)
+		plot_runs(o->plot, s);
 	report_failure(s);
 	rc = s->status ? s->status : s->have_cap ? capacity_exit_status(&s->cap) : 0;
 	free_state(s);

@@ -467,7 +467,7 @@ static const char *mode_name(enum cap_mode m)
 	switch (m) {
 	case CAP_MODE_WRAP: return "wraps";
 	case CAP_MODE_LOST: return "lost";
-	case CAP_MODE_ERROR: return "io-error";
+	case CAP_MODE_ERROR: return "io_error";
 	default: return "none";
 	}
 }
@@ -572,8 +572,8 @@ void capacity_json(struct jw *w, const char *key, const struct capacity_result *
 	jw_string(w, "failure_mode", mode_name(r->mode));
 	jw_uint(w, "advertised_bytes", r->advertised);
 	if (r->verdict != CAP_UNKNOWN) {
-		jw_uint(w, "real_bytes_min", r->real_lo);
-		jw_uint(w, "real_bytes_max", r->real_hi);
+		jw_uint(w, "real_min_bytes", r->real_lo);
+		jw_uint(w, "real_max_bytes", r->real_hi);
 		jw_bool(w, "exact", r->real_lo == r->real_hi);
 	}
 	jw_uint(w, "precision_bytes", r->unit);
@@ -584,15 +584,15 @@ void capacity_json(struct jw *w, const char *key, const struct capacity_result *
 		jw_string(w, "operation", r->error_write ? "write" : "read");
 		jw_uint(w, "offset_bytes", r->error_off);
 		jw_int(w, "errno", r->error_errno);
-		jw_string(w, "error", strerror(r->error_errno));
+		jw_string(w, "message", strerror(r->error_errno));
 		jw_object_end(w);
 	}
 	jw_uint(w, "cache_defeated_bytes", r->cache_flush);
-	jw_uint(w, "bytes_written", r->bytes_written);
-	jw_uint(w, "bytes_read", r->bytes_read);
-	jw_uint(w, "ios", r->ios);
+	jw_uint(w, "written_bytes", r->bytes_written);
+	jw_uint(w, "read_bytes", r->bytes_read);
+	jw_uint(w, "io_count", r->ios);
 	jw_int(w, "rounds", r->rounds);
-	jw_int(w, "device_ns", r->device_ns);
+	jw_int(w, "device_time_ns", r->device_ns);
 	jw_bool(w, "interrupted", r->interrupted);
 	jw_bool(w, "data_restored", r->restored);
 	if (!r->restored)
@@ -609,12 +609,16 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 	capacity_summary(line, sizeof line, r);
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
-	jw_string(&w, "tool", "flashbench");
-	jw_string(&w, "version", FB_VERSION);
-	jw_string(&w, "test", "capacity");
+	json_envelope(&w, "capacity");
 	json_device(&w, d, device);
 	jw_string(&w, "summary", line);
 	capacity_json(&w, "capacity", r);
+	json_status(&w, &(struct run_status){
+		.partial = r->interrupted || r->mode == CAP_MODE_ERROR,
+		.interrupted = r->interrupted,
+		.bytes_written = r->bytes_written,
+		.device_ns = r->device_ns,
+	});
 	jw_object_end(&w);
 	jw_finish(&w);
 	fflush(f);

@@ -49,16 +49,29 @@ struct options {
 	const char *given[OPT_LAST];	/* by option code: its value ("" for a flag) if given */
 };
 
+/* The options parsed so far, for the JSON document of an error. */
+static const struct options *parsed;
+
+/* "flashbench: message" on stderr; with --json also a document on stdout. */
+static void __attribute__((noreturn)) fail_with(int status, const char *msg)
+{
+	fprintf(stderr, "flashbench: %s\n", msg);
+	if (json_requested())
+		json_error_document(stdout, parsed ? parsed->action_opt : NULL,
+				    parsed ? parsed->device : NULL, msg);
+	exit(status);
+}
+
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	fputs("flashbench: ", stderr);
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
+	fail_with(EXIT_USAGE, msg);
 }
 
 static void __attribute__((noreturn)) usage(void)
@@ -254,7 +267,12 @@ static void parse_option(struct options *o, int c, const char *arg)
 		set_action(o, ACT_RESTORE, "restore");
 		break;
 	case 'b': p->blocksize = size_arg(c, arg); break;
-	case 'e': p->erasesize = size_arg(c, arg); break;
+	case 'e':
+		p->erasesize = size_arg(c, arg);
+		if (p->erasesize && !is_erase_candidate(p->erasesize))
+			usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
+				    arg);
+		break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
 	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
 	case 'r': p->random = true; break;
@@ -348,6 +366,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	parsed = o;
 	params_defaults(&o->p);
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
@@ -384,8 +403,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
-	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO ||
-			o->action == ACT_CAPACITY))
+	if (o->plot && (strlen(o->plot) < 5 || strcmp(o->plot + strlen(o->plot) - 4, ".svg") != 0))
+		usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
+	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_CAPACITY))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 	check_not_honoured(o);
 }
@@ -407,24 +427,38 @@ static bool action_writes(const struct options *o)
 	}
 }
 
+/* Access denied: say that it needs root (dev_open names the kind of file). */
+static void explain_open_error(const char *path, int e, char *err, size_t n)
+{
+	struct stat st;
+
+	if (strncmp(path, "sim:", 4) == 0 || stat(path, &st) < 0)
+		return;
+	if ((e == EACCES || e == EPERM) && geteuid() != 0)
+		snprintf(err, n, "%s: %s (cards need root: try sudo)", path, strerror(e));
+}
+
 static void open_device(struct dev *d, const struct options *o)
 {
 	char err[512];
 	bool writes = action_writes(o);
 
-	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0) {
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(1);
-	}
+	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
+		fail_with(1, err);
 	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
 	if (r == -EBUSY && writes) {
 		safety_explain_busy(o->device, err, sizeof err);
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(1);
+		fail_with(1, err);
 	}
 	if (r < 0) {
-		fprintf(stderr, "flashbench: %s\n", err);
-		exit(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1);
+		explain_open_error(o->device, -r, err, sizeof err);
+		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+	}
+	if (d->blockdev && d->size == 0) {
+		dev_close(d);
+		snprintf(err, sizeof err, "%s: size 0: no medium (an unattached loop device, or a card "
+			 "reader without a card?)", o->device);
+		fail_with(1, err);
 	}
 }
 
@@ -496,8 +530,10 @@ static FILE *open_output(const char *path, bool *created)
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
-		exit(1);
+		char msg[1024];
+
+		snprintf(msg, sizeof msg, "%s: cannot open the output file: %s", path, strerror(errno));
+		fail_with(1, msg);
 	}
 	return f;
 }
@@ -560,13 +596,29 @@ static void check_outputs(const struct options *o)
 	}
 }
 
+static bool stdout_failed;	/* reported already: the exit check stays quiet */
+
 static int close_output(FILE *f, const char *path)
 {
 	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output", strerror(errno));
+		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output",
+			strerror(errno ? errno : EIO));
+		if (f == stdout)
+			stdout_failed = true;
 		return -1;
 	}
 	return 0;
+}
+
+/* Every path ends here: output that never reached stdout (a full disk, --help >/dev/full) fails. */
+static void check_stdout_at_exit(void)
+{
+	if (stdout_failed)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "flashbench: standard output: %s\n", strerror(errno ? errno : EIO));
+		_exit(1);
+	}
 }
 
 struct results {
@@ -705,6 +757,8 @@ static int run_capacity(struct dev *d, const struct options *o, const struct out
 {
 	struct capacity_result r;
 	char err[4096] = "";
+
+	output_begin(dst->out, o->out);
 	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
 	int status = capacity_exit_status(&r);
 
@@ -737,19 +791,48 @@ static void open_std_streams(void)
 	}
 }
 
+/* --restore prints its messages on stderr; with --json, stdout still gets a document. */
+static int restore_with_status(const struct options *o)
+{
+	int rc = restore_command_opts(o->restore_file, o->device, o->force);
+
+	if (json_requested()) {
+		if (rc) {
+			json_error_document(stdout, "restore", o->device,
+					    "the restore failed (the reason is on standard error)");
+		} else {
+			struct jw w;
+			struct run_status done = {0};
+
+			jw_init(&w, stdout);
+			jw_object_begin(&w, NULL);
+			json_envelope(&w, "restore");
+			jw_object_begin(&w, "device");
+			jw_string(&w, "name", o->device);
+			jw_object_end(&w);
+			json_status(&w, &done);
+			jw_object_end(&w);
+			jw_finish(&w);
+		}
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct dev d;
 
 	open_std_streams();
+	json_set_run(argc, argv);
+	atexit(check_stdout_at_exit);
 	parse_args(&o, argc, argv);
 	if (o.action != ACT_ANALYZE)
 		check_outputs(&o);
 	if (o.action == ACT_ANALYZE)
 		return analyze_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
-		return restore_command_opts(o.restore_file, o.device, o.force);
+		return restore_with_status(&o);
 
 	open_device(&d, &o);
 	check_against_device(&d, &o);
@@ -767,11 +850,15 @@ int main(int argc, char **argv)
 	dst.plot = o.plot ? open_output(o.plot, &dst.created_plot) : NULL;
 	int status;
 	if (o.action == ACT_AUTO) {
-		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
-					.max_write = o.max_write, .device_name = o.device };
+		struct auto_opts ao = { .destructive = o.destructive, .json = o.json, .verbose = o.verbose,
+					.max_write = o.max_write, .device_name = o.device, .plot = dst.plot };
 		output_begin(dst.out, o.out);
+		if (dst.plot)
+			output_begin(dst.plot, o.plot);
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
+			status = 1;
+		if (dst.plot && close_output(dst.plot, o.plot) < 0 && !status)
 			status = 1;
 	} else if (o.action == ACT_CAPACITY) {
 		status = run_capacity(&d, &o, &dst);

@@ -28,6 +28,7 @@ struct fact {
 	const char *key;	/* static; the printed label is the key with spaces */
 	enum fact_kind kind;
 	uint64_t num;		/* FACT_UINT value, FACT_BOOL 0/1 */
+	bool bytes;		/* FACT_UINT in bytes: "_bytes" ends its JSON name */
 	char text[TEXT_MAX];	/* what identity_print shows */
 	char json[TEXT_MAX];	/* FACT_TEXT in JSON when it differs from text; "" = same */
 };
@@ -97,6 +98,7 @@ put_uint(struct identity *id, const char *key, uint64_t v, const char *fmt, ...)
 		return;
 	f->kind = FACT_UINT;
 	f->num = v;
+	f->bytes = strstr(key, "block_size") != NULL;
 	f->json[0] = '\0';
 	if (!fmt) {
 		snprintf(f->text, sizeof f->text, "%" PRIu64, v);
@@ -117,6 +119,9 @@ static void put_bytes(struct identity *id, const char *key, uint64_t v, const ch
 	else
 		put_uint(id, key, v, "%" PRIu64 " (%s)%s%s", v, fmt_size(h, v),
 			 remark ? " " : "", remark ? remark : "");
+	struct fact *f = fact_slot(id, key);	/* the one put_uint filled */
+	if (f)
+		f->bytes = true;
 }
 
 static void put_bool(struct identity *id, const char *key, bool v)
@@ -998,7 +1003,7 @@ static void probe_block(struct identity *id, const struct dev *d, unsigned int m
 	char link[PATH_MAX], node[PATH_MAX], disk[PATH_MAX], buf[ATTR_MAX];
 	bool partition;
 
-	put_text(id, "kind", "block device");
+	put_text_json(id, "kind", "block_device", "block device");
 	put_text(id, "device_number", "%u:%u", major, minor);
 	int n = snprintf(link, sizeof link, "%s/dev/block/%u:%u", sysfs_root, major, minor);
 	if (n < 0 || (size_t)n >= sizeof link || !realpath(link, node)) {
@@ -1097,7 +1102,7 @@ struct identity *identity_probe(const struct dev *d, const char *sysfs_root)
 	if (d->sim) {
 		id = identity_new(d);
 		if (id) {
-			put_text(id, "kind", "simulated card");
+			put_text_json(id, "kind", "simulated_card", "simulated card");
 			put_basic_sizes(id, d);
 		}
 		return id;
@@ -1109,7 +1114,7 @@ struct identity *identity_probe(const struct dev *d, const char *sysfs_root)
 	if (!id)
 		return NULL;
 	if (r == 0 && S_ISREG(st.st_mode)) {
-		put_text(id, "kind", "regular file");
+		put_text_json(id, "kind", "regular_file", "regular file");
 		struct dev copy = *d;
 		if (!copy.size)
 			copy.size = (uint64_t)st.st_size;
@@ -1165,9 +1170,14 @@ void identity_json(struct jw *w, const char *key, const struct identity *id)
 	for (int i = 0; i < id->nfacts; i++) {
 		const struct fact *f = &id->facts[i];
 		switch (f->kind) {
-		case FACT_UINT:
-			jw_uint(w, f->key, f->num);
+		case FACT_UINT: {
+			char name[64];
+
+			/* JSON names carry their unit: "size_bytes" */
+			snprintf(name, sizeof name, "%s%s", f->key, f->bytes ? "_bytes" : "");
+			jw_uint(w, name, f->num);
 			break;
+		}
 		case FACT_BOOL:
 			jw_bool(w, f->key, f->num != 0);
 			break;

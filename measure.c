@@ -422,16 +422,18 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 	r->rows = calloc((size_t)(n ? n : 1), sizeof *r->rows);
 	if (!r->rows)
 		return -1;
+	uint64_t reads = 0;
 	m_begin(&m, d);
 	for (int i = 0; i < n; i++) {
 		uint64_t step;
 		r->rows[i].align = bounds[i];
 		r->rows[i].positions = align_positions(d->size, bounds[i], p->blocksize, &step);
+		reads += (uint64_t)r->rows[i].positions * 3 * (uint64_t)p->count;
 		ops[i] = align_row_program(m.prog, p, step, r->rows[i].positions);
 	}
 	if (m_start(&m, p, NULL, p->blocksize) < 0)
 		return m_finish(&m, &r->st);
-	progress_start("align", NULL, (uint64_t)n * ALIGN_POSITIONS * 3 * (uint64_t)p->count);
+	progress_start("align", NULL, reads * p->blocksize);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];
 		align_row_from(row, vm_run(&m.c, m.prog, ops[i], bounds[i] - p->blocksize));
@@ -465,15 +467,6 @@ static int count_rows(const struct params *p)
 	int n = 0;
 	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
 		n++;
-	return n;
-}
-
-/* Chunks in one erase block's worth, summed over all rows. */
-static uint64_t rate_ios(const struct params *p)
-{
-	uint64_t n = 0;
-	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
-		n += p->erasesize / s;
 	return n;
 }
 
@@ -534,7 +527,9 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 		ops[n++] = rate_program(m.prog, p, bs, ways);
 	if (m_start(&m, p, ops[0], 0) < 0)
 		return m_finish(&m, &r->st);
-	progress_start(test, NULL, rate_ios(p) * (uint64_t)cols * (uint64_t)ways);
+	char step[32];
+	snprintf(step, sizeof step, "N=%lld", (long long)cols * ways);
+	progress_start(test, step, (uint64_t)n * p->erasesize * (uint64_t)cols * (uint64_t)ways);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct rate_row *row = &r->rows[r->nrows++];
 		row->blocksize = p->erasesize >> i;
@@ -593,7 +588,7 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 				 vm_op(prog, VM_OFF_LIN, (int64_t)step, (int64_t)n, min));
 	if (m_start(&m, p, op, 0) < 0)
 		return m_finish(&m, &r->st);
-	progress_start("scatter", NULL, n * (uint64_t)p->count);
+	progress_start("scatter", NULL, n * (uint64_t)p->count * p->blocksize);
 	struct vm_result *res = vm_run(&m.c, prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct scatter_point *pt = &r->points[r->npoints++];
@@ -679,7 +674,7 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 	struct vm_op *op = vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p), tries);
 	if (m_start(&m, p, op, 0) < 0)
 		return m_finish(&m, &r->st);
-	progress_start("interval", NULL, (uint64_t)p->interval_order * (uint64_t)p->count);
+	progress_start("interval", NULL, (((uint64_t)d->lbs << p->interval_order) - d->lbs) * (uint64_t)p->count);
 	struct vm_result *res = vm_run(&m.c, prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
@@ -754,7 +749,7 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 		free(ops);
 		return m_finish(&m, &r->st);
 	}
-	progress_start("program", NULL, rate_ios(p) * NSTEPS);
+	progress_start("program", NULL, (uint64_t)n * p->erasesize);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct program_row *row = &r->rows[r->nrows++];
 		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], base);

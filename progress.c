@@ -1,6 +1,7 @@
 /*
- * "open-au: 64KiB 42% 12.3MiB written ETA 0:35" on stderr, rewritten in
- * place with \r. Only when stderr is a terminal, only once a step has run
+ * "open-au N=3: 64KiB blocks, 42%, 308MiB written, ETA 3:12" on stderr,
+ * rewritten in place with \r. Percent and ETA come from bytes transferred
+ * over the whole step, so they move steadily whatever the block size. Only when stderr is a terminal, only once a step has run
  * for a second, and at most five times a second. progress_tick() is a
  * counter; the clock is read only every TICKS_PER_CLOCK ticks.
  */
@@ -27,7 +28,9 @@ static volatile sig_atomic_t shown;	/* a progress line is on the screen */
 static struct {
 	bool on;		/* stderr is a terminal and a step is running */
 	char test[32], step[48];
-	uint64_t total, done, bytes;
+	uint64_t total, done;	/* bytes the step transfers, and has so far */
+	uint64_t written;	/* bytes written since the test began */
+	uint64_t blocksize;	/* length of the latest I/O */
 	int64_t test_start_ns;	/* when the first step began */
 	int64_t start_ns, last_ns;	/* this step began; line last drawn */
 	unsigned int countdown;
@@ -80,29 +83,41 @@ static void fmt_duration(char *buf, size_t n, int64_t seconds)
 		snprintf(buf, n, "%lld:%02lld", (long long)(seconds / 60), (long long)(seconds % 60));
 }
 
+/* Seconds left: the step's average rate so far applied to the bytes left. */
+static int64_t eta_seconds(int64_t now)
+{
+	double elapsed = (double)(now - pr.start_ns) / 1e9;
+	double left = (double)(pr.total - pr.done);
+
+	return (int64_t)(elapsed * left / (double)pr.done + 0.5);
+}
+
+static int format_line(char *line, size_t n, int64_t now)
+{
+	char size[FMT_BUF], eta[32];
+	const char *sep = " ";	/* before the next item */
+	int len = snprintf(line, n, "%s%s%s:", pr.test, pr.step[0] ? " " : "", pr.step);
+
+#define ADD(...) (len += snprintf(line + len, len < (int)n ? n - len : 0, __VA_ARGS__), sep = ", ")
+	if (pr.blocksize)
+		ADD("%s%s blocks", sep, fmt_size(size, pr.blocksize));
+	if (pr.total > 0 && pr.done <= pr.total)
+		ADD("%s%d%%", sep, (int)(100.0 * (double)pr.done / (double)pr.total));
+	if (pr.written > 0)
+		ADD("%s%s written", sep, fmt_size(size, pr.written));
+	if (pr.total > 0 && pr.done > 0 && pr.done <= pr.total) {
+		fmt_duration(eta, sizeof(eta), eta_seconds(now));
+		ADD("%sETA %s", sep, eta);
+	}
+#undef ADD
+	return len < (int)n ? len : (int)n - 1;
+}
+
 static void show(int64_t now)
 {
-	char line[256], size[FMT_BUF], eta[32];
-	int len = snprintf(line, sizeof(line), "%s:%s%s", pr.test, pr.step[0] ? " " : "", pr.step);
+	char line[256];
+	int len = format_line(line, sizeof(line), now);
 
-	if (pr.total > 0 && pr.done <= pr.total) {
-		double frac = (double)pr.done / (double)pr.total;
-
-		len += snprintf(line + len, sizeof(line) - len, " %d%%", (int)(frac * 100));
-		if (pr.bytes > 0)
-			len += snprintf(line + len, sizeof(line) - len, " %s written",
-					fmt_size(size, pr.bytes));
-		if (pr.done > 0) {
-			double left_s = (double)(now - pr.start_ns) / 1e9 * (1 - frac) / frac;
-
-			fmt_duration(eta, sizeof(eta), (int64_t)(left_s + 0.5));
-			len += snprintf(line + len, sizeof(line) - len, " ETA %s", eta);
-		}
-	} else if (pr.bytes > 0) {
-		len += snprintf(line + len, sizeof(line) - len, " %s written", fmt_size(size, pr.bytes));
-	}
-	if (len >= (int)sizeof(line))
-		len = sizeof(line) - 1;
 	if (len > pr.width - 1)
 		len = pr.width - 1;	/* a wrapped line could not be rewritten with \r */
 	fprintf(stderr, "\r%.*s\033[K", len, line);
@@ -111,7 +126,7 @@ static void show(int64_t now)
 	pr.last_ns = now;
 }
 
-void progress_start(const char *test, const char *step, uint64_t total)
+void progress_start(const char *test, const char *step, uint64_t total_bytes)
 {
 	bool same_test = pr.on && strcmp(pr.test, test ? test : "") == 0;
 	int64_t now;
@@ -128,8 +143,9 @@ void progress_start(const char *test, const char *step, uint64_t total)
 	}
 	/* a new step of the same test rewrites the line in place */
 	snprintf(pr.step, sizeof(pr.step), "%s", step ? step : "");
-	pr.total = total;
+	pr.total = total_bytes;
 	pr.done = 0;
+	pr.blocksize = 0;
 	pr.countdown = TICKS_PER_CLOCK;
 	now = now_ns();
 	pr.start_ns = now;
@@ -146,12 +162,14 @@ static void poll_clock(void)
 	show(now);
 }
 
-void progress_tick(uint64_t bytes_written)
+void progress_tick(uint64_t bytes, bool written)
 {
 	if (!pr.on)
 		return;
-	pr.done++;
-	pr.bytes += bytes_written;
+	pr.done += bytes;
+	pr.blocksize = bytes;
+	if (written)
+		pr.written += bytes;
 	if (--pr.countdown == 0) {
 		pr.countdown = TICKS_PER_CLOCK;
 		poll_clock();

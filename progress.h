@@ -2,12 +2,17 @@
 #ifndef FB_PROGRESS_H
 #define FB_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* total: I/Os the step will issue (0 if unknown). */
-void progress_start(const char *test, const char *step, uint64_t total);
+/*
+ * total_bytes: bytes the step will read and write (0 if unknown); percent
+ * and ETA follow bytes, not I/O counts, so rows of small blocks do not
+ * stall the percentage. step: e.g. "N=3" (NULL for none).
+ */
+void progress_start(const char *test, const char *step, uint64_t total_bytes);
 /* Called by the VM after each I/O, outside the timed region: must be cheap. */
-void progress_tick(uint64_t bytes_written);
+void progress_tick(uint64_t bytes, bool written);
 void progress_done(void);
 /*
  * Erases the progress line, if one is on the screen, so that a message can

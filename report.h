@@ -38,7 +38,26 @@ void text_report(FILE *f, const struct report *rep);
 /* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */
 void text_status(FILE *f, const struct report *rep);
 
-/* One JSON document per run */
+/*
+ * One JSON document per run (flashbench.schema.json). Every document starts
+ * with the same envelope and carries a status, also when the run failed.
+ */
+#define JSON_SCHEMA_VERSION 1
+/* Remember the command line and start time; notes whether --json was asked for. */
+void json_set_run(int argc, char **argv);
+bool json_requested(void);
+/* When the run started, RFC 3339 in UTC (the JSON "time", the plot footer). */
+const char *report_run_time(void);
+/* The command line as typed (shell-quoted) into buf; NULL if none was recorded. */
+const char *report_command_line(char *buf, size_t n);
+/* "open-au" -> "open_au": the member name that holds the test's data */
+const char *json_test_name(const char *test);
+/* schema_version, tool, version, time, argv, test */
+void json_envelope(struct jw *w, const char *test);
+/* status of a run that failed before it measured anything */
+void json_error_status(struct jw *w, const char *message);
+/* A whole document for a run that failed before it measured anything. */
+void json_error_document(FILE *f, const char *test, const char *device, const char *message);
 void json_report(FILE *f, const struct report *rep);
 /* Members shared with --auto: device block, each result type */
 void json_device(struct jw *w, const struct dev *d, const char *name);
@@ -60,5 +79,13 @@ void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate 
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
 int svg_report(FILE *f, const struct report *rep);
+/* --auto: one chart, a line per --open-au run (or the -a chart without write runs) */
+struct svg_run {
+	const struct rate_result *r;
+	long long nr;
+	bool random, collapsed;
+};
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct svg_run *runs, int nruns);
 
 #endif

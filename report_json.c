@@ -2,7 +2,9 @@
  * The JSON report: one document per run, every value in base units
  * (ns, bytes, bytes per second); a failed measurement is null, never a number.
  */
+#include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyze.h"
 #include "identity.h"
@@ -47,7 +49,7 @@ void json_device(struct jw *w, const struct dev *d, const char *name)
 	jw_object_begin(w, "device");
 	jw_string(w, "name", name ? name : d ? d->path : NULL);
 	if (d) {
-		const char *kind = d->sim ? "simulated" : d->blockdev ? "block device" : "file";
+		const char *kind = d->sim ? "simulated" : d->blockdev ? "block_device" : "regular_file";
 
 		jw_string(w, "kind", kind);
 		jw_uint(w, "size_bytes", d->size);
@@ -125,11 +127,11 @@ void json_rates(struct jw *w, const char *key, const struct rate_result *r)
 		for (int c = 0; c < ncols; c++)
 			rate_or_null(w, NULL, row->rate[c], row->failed[c]);
 		jw_array_end(w);
-		jw_array_begin(w, "ns");
+		jw_array_begin(w, "time_ns");
 		for (int c = 0; c < ncols; c++)
 			ns_or_null(w, NULL, row->ns[c], row->failed[c]);
 		jw_array_end(w);
-		jw_array_begin(w, "bytes");
+		jw_array_begin(w, "written_bytes");
 		for (int c = 0; c < ncols; c++)
 			jw_uint(w, NULL, row->bytes[c]);
 		jw_array_end(w);
@@ -163,7 +165,7 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 		const struct interval_row *row = &r->rows[i];
 
 		jw_object_begin(w, NULL);
-		jw_uint(w, "bytes", row->bytes);
+		jw_uint(w, "transfer_bytes", row->bytes);
 		ns_or_null(w, "min_ns", row->min_ns, row->failed);
 		ns_or_null(w, "avg_ns", row->avg_ns, row->failed);
 		ns_or_null(w, "max_ns", row->max_ns, row->failed);
@@ -197,7 +199,15 @@ void json_program(struct jw *w, const char *key, const struct program_result *r)
 	for (int i = 0; i < r->nrows; i++) {
 		const struct program_row *row = &r->rows[i];
 
+		char step[64];
+
+		/* "write zeros linear" -> "write_zeros_linear": the label as an enum value */
+		snprintf(step, sizeof step, "%s", row->label ? row->label : "");
+		for (char *c = step; *c; c++)
+			if (*c == ' ')
+				*c = '_';
 		jw_object_begin(w, NULL);
+		jw_string(w, "step", step);
 		jw_string(w, "label", row->label);
 		jw_uint(w, "blocksize_bytes", row->blocksize);
 		rate_or_null(w, "rate_bytes_per_s", row->rate, row->failed);
@@ -207,26 +217,40 @@ void json_program(struct jw *w, const char *key, const struct program_result *r)
 	jw_object_end(w);
 }
 
+static const char *state_name(const struct run_status *st)
+{
+	if (st->interrupted)
+		return "interrupted";
+	if (st->nfailures)
+		return "failed";
+	return st->partial ? "partial" : "complete";
+}
+
+/* "state" says how the run ended; "error" is null unless an I/O failed. */
 void json_status(struct jw *w, const struct run_status *st)
 {
 	jw_object_begin(w, "status");
-	jw_bool(w, "complete", !st->partial);
-	jw_bool(w, "partial", st->partial);
-	jw_bool(w, "interrupted", st->interrupted);
-	jw_int(w, "failures", st->nfailures);
+	jw_string(w, "state", state_name(st));
 	if (st->nfailures > 0) {
 		const struct vm_failure *f = &st->first_failure;
+		char msg[256];
 
-		jw_object_begin(w, "first_failure");
+		snprintf(msg, sizeof msg, "%s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s",
+			 opcode_name(f->op), f->off, f->len, strerror(f->err));
+		jw_object_begin(w, "error");
+		jw_string(w, "message", msg);
 		jw_string(w, "operation", opcode_name(f->op));
 		jw_uint(w, "offset_bytes", f->off);
 		jw_uint(w, "length_bytes", f->len);
 		jw_int(w, "errno", f->err);
-		jw_string(w, "error", strerror(f->err));
 		jw_object_end(w);
+	} else {
+		jw_null(w, "error");
 	}
-	jw_uint(w, "bytes_written", st->bytes_written);
-	jw_int(w, "device_ns", st->device_ns);
+	jw_int(w, "failed_io_count", st->nfailures);
+	jw_bool(w, "stopped_early", st->stopped);
+	jw_uint(w, "written_bytes", st->bytes_written);
+	jw_int(w, "device_time_ns", st->device_ns);
 	jw_object_end(w);
 }
 
@@ -235,9 +259,9 @@ void json_size_estimate(struct jw *w, const char *key, const struct size_estimat
 {
 	jw_object_begin(w, key);
 	if (e->bytes)
-		jw_uint(w, "bytes", e->bytes);
+		jw_uint(w, "size_bytes", e->bytes);
 	else
-		jw_null(w, "bytes");
+		jw_null(w, "size_bytes");
 	jw_string(w, "confidence", confidence_name(e->conf));
 	if (e->multiplane)
 		jw_uint(w, "multiplane_bytes", e->multiplane);
@@ -260,8 +284,8 @@ void json_count_estimate(struct jw *w, const char *key, const struct count_estim
 void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
 {
 	jw_object_begin(w, key);
-	jw_int(w, "aus", e->aus);
-	jw_uint(w, "bytes", e->bytes);
+	jw_int(w, "erase_blocks", e->aus);
+	jw_uint(w, "size_bytes", e->bytes);
 	jw_string(w, "confidence", confidence_name(e->conf));
 	jw_string(w, "evidence", e->evidence);
 	jw_object_end(w);
@@ -295,22 +319,15 @@ static void json_verdict(struct jw *w, const struct report *rep)
 	}
 }
 
-/* Results go under the test's name, as an identifier: "open_au" or "find_fat" for rates. */
-static const char *rates_key(const struct report *rep)
-{
-	return rep->test && strcmp(rep->test, "find-fat") == 0 ? "find_fat" : "open_au";
-}
-
 void json_report(FILE *f, const struct report *rep)
 {
 	const struct run_status *st = report_status(rep);
+	const char *test = json_test_name(rep->test);
 	struct jw w;
 
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
-	jw_string(&w, "tool", "flashbench");
-	jw_string(&w, "version", FB_VERSION);
-	jw_string(&w, "test", rep->test);
+	json_envelope(&w, rep->test);
 	json_device(&w, rep->dev, rep->device);
 	if (rep->dev) {
 		struct identity *id = identity_probe(rep->dev, "/sys");
@@ -324,7 +341,7 @@ void json_report(FILE *f, const struct report *rep)
 	if (rep->align)
 		json_align(&w, "align", rep->align);
 	if (rep->rates)
-		json_rates(&w, rates_key(rep), rep->rates);
+		json_rates(&w, test, rep->rates);
 	if (rep->scatter)
 		json_scatter(&w, "scatter", rep->scatter);
 	if (rep->interval)
@@ -335,8 +352,139 @@ void json_report(FILE *f, const struct report *rep)
 		json_discard(&w, "discard", rep->discard);
 	if (st && !st->partial)
 		json_verdict(&w, rep);
-	if (st)
+	if (st) {
 		json_status(&w, st);
+	} else {
+		struct run_status none = {0};
+		json_status(&w, &none);
+	}
+	jw_object_end(&w);
+	jw_finish(&w);
+	fflush(f);
+}
+
+/* ------------------------------------------------------------ envelope */
+
+static struct {
+	int argc;
+	char **argv;
+	bool json;
+	char time[32];
+} run_ctx;
+
+void json_set_run(int argc, char **argv)
+{
+	run_ctx.argc = argc;
+	run_ctx.argv = argv;
+	run_ctx.json = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			run_ctx.json = true;
+	run_ctx.time[0] = '\0';
+	report_run_time();
+}
+
+/* When the run started (RFC 3339, UTC): JSON "time" and the plot footer. */
+const char *report_run_time(void)
+{
+	if (!run_ctx.time[0]) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		if (gmtime_r(&now, &tm))
+			strftime(run_ctx.time, sizeof run_ctx.time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	return run_ctx.time;
+}
+
+/* argv as a shell would take it back: words with special characters in single quotes. */
+const char *report_command_line(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (run_ctx.argc <= 0 || n == 0)
+		return NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < run_ctx.argc && len + 1 < n; i++) {
+		const char *a = run_ctx.argv[i];
+		bool plain = a[0] && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789-_./=:,+@%") == strlen(a);
+
+		if (i)
+			buf[len++] = ' ';
+		if (plain) {
+			len += (size_t)snprintf(buf + len, n - len, "%s", a);
+		} else {
+			buf[len++] = '\'';
+			for (; *a && len + 5 < n; a++)
+				len += *a == '\'' ? (size_t)snprintf(buf + len, n - len, "'\\''")
+						  : (size_t)snprintf(buf + len, n - len, "%c", *a);
+			if (len + 1 < n)
+				buf[len++] = '\'';
+		}
+		if (len >= n)
+			len = n - 1;
+		buf[len] = '\0';
+	}
+	return buf;
+}
+
+bool json_requested(void)
+{
+	return run_ctx.json;
+}
+
+/* "open-au" -> "open_au": test names are the member names that hold their data. */
+const char *json_test_name(const char *test)
+{
+	static const char *const names[][2] = {
+		{ "open-au", "open_au" }, { "find-fat", "find_fat" }, { "findfat", "find_fat" },
+	};
+
+	for (size_t i = 0; test && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(test, names[i][0]) == 0)
+			return names[i][1];
+	return test;
+}
+
+void json_envelope(struct jw *w, const char *test)
+{
+	jw_int(w, "schema_version", JSON_SCHEMA_VERSION);
+	jw_string(w, "tool", "flashbench");
+	jw_string(w, "version", FB_VERSION);
+	jw_string(w, "time", report_run_time());
+	jw_array_begin(w, "argv");
+	for (int i = 0; i < run_ctx.argc; i++)
+		jw_string(w, NULL, run_ctx.argv[i]);
+	jw_array_end(w);
+	jw_string(w, "test", json_test_name(test));
+}
+
+void json_error_status(struct jw *w, const char *message)
+{
+	jw_object_begin(w, "status");
+	jw_string(w, "state", "failed");
+	jw_object_begin(w, "error");
+	jw_string(w, "message", message);
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+void json_error_document(FILE *f, const char *test, const char *device, const char *message)
+{
+	struct jw w;
+
+	jw_init(&w, f);
+	jw_object_begin(&w, NULL);
+	json_envelope(&w, test);
+	if (device) {
+		jw_object_begin(&w, "device");
+		jw_string(&w, "name", device);
+		jw_object_end(&w);
+	} else {
+		jw_null(&w, "device");
+	}
+	json_error_status(&w, message);
 	jw_object_end(&w);
 	jw_finish(&w);
 	fflush(f);

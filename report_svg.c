@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "report.h"
 #include "units.h"
 
@@ -17,6 +18,7 @@ enum axis_kind {
 	AX_SIZE,	/* bytes, linear */
 	AX_TIME,	/* ns, linear */
 	AX_RATE,	/* bytes per second, linear from 0 */
+	AX_RATE_LOG,	/* bytes per second, log10 scale: a collapse stays visible */
 };
 
 struct axis {
@@ -26,6 +28,7 @@ struct axis {
 	double step;		/* tick step in scale units */
 	const double *ticks;	/* explicit tick positions (data units), or NULL */
 	int nticks;
+	bool free_range;	/* linear: fit the data with margins instead of starting at 0 */
 };
 
 struct series {
@@ -33,6 +36,15 @@ struct series {
 	int n;
 	double *x, *y;		/* data units */
 	bool *missing;		/* failed measurement: a gap */
+	bool markers_only;	/* unconnected markers (3*2^n boundaries between 2^n ones) */
+	bool shaded;		/* drawn over a wide pale band: the FAT area */
+	enum { STYLE_INDEX, STYLE_HOLDS, STYLE_COLLAPSED } style;	/* --auto: by verdict */
+};
+
+/* A vertical line at x naming what the analysis found there ("erase block 4MiB"). */
+struct mark {
+	double x;
+	char label[64];
 };
 
 struct chart {
@@ -41,10 +53,17 @@ struct chart {
 	struct series *s;
 	int ns;
 	bool dots;		/* a scatter plot: points only, while they are few enough to draw */
+	struct mark marks[4];
+	int nmarks;
+	char footer[512];	/* device, test, date */
 };
 
-enum { WIDTH = 860, HEIGHT = 530, LEFT = 90, TOP = 70, BOTTOM = 70, RIGHT_PLAIN = 30,
+enum { WIDTH = 860, HEIGHT = 560, LEFT = 90, TOP = 70, BOTTOM = 100, RIGHT_PLAIN = 30,
        LEGEND_W = 190, MAX_MARKERS = 4096 };
+
+/* dash patterns and marker sizes that keep identical series apart */
+static const char *const dashes[] = { "", "6 3", "2 3", "8 3 2 3", "12 4", "3 6" };
+#define NDASHES (int)(sizeof(dashes) / sizeof(dashes[0]))
 
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -98,6 +117,7 @@ static const char *tick_label(char *buf, enum axis_kind kind, double v)
 	case AX_TIME:
 		return fmt_time(buf, (int64_t)llround(v));
 	case AX_RATE:
+	case AX_RATE_LOG:
 		return fmt_rate(buf, v);
 	}
 	return "";
@@ -107,7 +127,9 @@ static const char *tick_label(char *buf, enum axis_kind kind, double v)
 
 static double to_scale(const struct axis *a, double v)
 {
-	return a->kind == AX_SIZE_LOG ? log2(v) : v;
+	if (a->kind == AX_SIZE_LOG)
+		return log2(v);
+	return a->kind == AX_RATE_LOG ? log10(v) : v;
 }
 
 /* 1, 2 or 5 times a power of ten, at least raw */
@@ -138,7 +160,8 @@ static bool data_range(const struct chart *c, bool is_x, double *lo, double *hi)
 		for (int j = 0; j < c->s[i].n; j++) {
 			double v = is_x ? c->s[i].x[j] : c->s[i].y[j];
 
-			if (c->s[i].missing[j] || !isfinite(v) || (a->kind == AX_SIZE_LOG && v <= 0))
+			if (c->s[i].missing[j] || !isfinite(v) ||
+			    ((a->kind == AX_SIZE_LOG || a->kind == AX_RATE_LOG) && v <= 0))
 				continue;
 			v = to_scale(a, v);
 			if (!any || v < *lo)
@@ -150,31 +173,44 @@ static bool data_range(const struct chart *c, bool is_x, double *lo, double *hi)
 	return any;
 }
 
-static void axis_fit(struct axis *a, double lo, double hi)
+/* Linear axes: from zero (or the data's low end with free_range), with a margin above. */
+static void linear_range(const struct axis *a, double *lo, double *hi)
 {
-	if (a->kind == AX_TIME || a->kind == AX_RATE || a->kind == AX_SIZE) {
-		/* linear axes start at zero unless the data goes below it */
-		if (lo > 0)
-			lo = 0;
-		if (hi < 0)
-			hi = 0;
+	if (!a->free_range) {
+		if (*lo > 0)
+			*lo = 0;
+		if (*hi < 0)
+			*hi = 0;
+	}
+	double span = *hi - *lo;
+	double margin = 0.08 * (span > 0 ? span : fabs(*hi) > 0 ? fabs(*hi) : 1);
+
+	*hi += margin;
+	if (a->free_range || *lo < 0)
+		*lo -= margin;
+}
+
+/* is_y: values get a margin above (and below, with free_range) so no line lies on the frame */
+static void axis_fit(struct axis *a, double lo, double hi, bool is_y)
+{
+	if (is_y && (a->kind == AX_TIME || a->kind == AX_RATE || a->kind == AX_SIZE))
+		linear_range(a, &lo, &hi);
+	else if (a->kind == AX_TIME || a->kind == AX_RATE || a->kind == AX_SIZE) {
+		lo = lo > 0 ? 0 : lo;
+		hi = hi < 0 ? 0 : hi;
 	}
 	if (hi - lo <= 0) {
-		if (a->kind == AX_SIZE_LOG) {
-			lo -= 1;
-			hi += 1;
-		} else {
-			double pad = fabs(hi) > 0 ? fabs(hi) : 1;
-
-			hi += pad;
-			lo = lo < 0 ? lo - pad : lo;
-		}
+		lo -= 1;
+		hi += 1;
 	}
 	switch (a->kind) {
 	case AX_SIZE_LOG:
-		a->step = ceil((ceil(hi) - floor(lo)) / 10);
-		if (a->step < 1)
-			a->step = 1;
+		a->step = 1;	/* a label at every power of two */
+		a->lo = floor(lo);
+		a->hi = ceil(hi);
+		break;
+	case AX_RATE_LOG:
+		a->step = 1;	/* decades */
 		a->lo = floor(lo);
 		a->hi = ceil(hi);
 		break;
@@ -209,15 +245,21 @@ static double py(const struct frame *fr, double v)
 
 /* ---- drawing ---- */
 
-static void draw_x_tick(FILE *f, const struct frame *fr, double v)
+/* slanted: many labels (every power of two) then fit side by side */
+static void draw_x_tick(FILE *f, const struct frame *fr, double v, bool slanted)
 {
 	char buf[FMT_BUF];
-	double x = px(fr, v);
+	double x = px(fr, v), y = fr->y0 + fr->h + 18;
 
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 		x, fr->y0, x, fr->y0 + fr->h);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-		x, fr->y0 + fr->h + 18, tick_label(buf, fr->xa->kind, v));
+	if (slanted)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			   "transform=\"rotate(-40 %.1f %.1f)\">%s</text>\n",
+			x + 4, y - 4, x + 4, y - 4, tick_label(buf, fr->xa->kind, v));
+	else
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+			x, y, tick_label(buf, fr->xa->kind, v));
 }
 
 static void draw_y_tick(FILE *f, const struct frame *fr, double v)
@@ -231,20 +273,41 @@ static void draw_y_tick(FILE *f, const struct frame *fr, double v)
 		fr->x0 - 6, y + 4, tick_label(buf, fr->ya->kind, v));
 }
 
+/* 1, 2 and 5 times each power of ten; only the decades when there are many */
+static void draw_log_rate_ticks(FILE *f, const struct frame *fr)
+{
+	const struct axis *ya = fr->ya;
+	bool minor = ya->hi - ya->lo <= 4;
+
+	for (double d = ya->lo; d <= ya->hi + 1e-9; d += 1)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+			double v = (double)m * pow(10, d);
+
+			if ((m == 1 || minor) && log10(v) <= ya->hi + 1e-9)
+				draw_y_tick(f, fr, v);
+		}
+}
+
 static void draw_axes(FILE *f, const struct frame *fr)
 {
 	const struct axis *xa = fr->xa, *ya = fr->ya;
 
+	int nx = xa->ticks ? xa->nticks : (int)((xa->hi - xa->lo) / xa->step + 1.5);
+	bool slanted = fr->w / (nx > 0 ? nx : 1) < 48;
+
 	fputs("<g class=\"axes\" font-size=\"11\" fill=\"#333\">\n", f);
 	if (xa->ticks) {
 		for (int i = 0; i < xa->nticks; i++)
-			draw_x_tick(f, fr, xa->ticks[i]);
+			draw_x_tick(f, fr, xa->ticks[i], slanted);
 	} else {
 		for (double t = xa->lo; t <= xa->hi + 1e-9 * xa->step; t += xa->step)
-			draw_x_tick(f, fr, xa->kind == AX_SIZE_LOG ? exp2(t) : t);
+			draw_x_tick(f, fr, xa->kind == AX_SIZE_LOG ? exp2(t) : t, slanted);
 	}
-	for (double t = ya->lo; t <= ya->hi + 1e-9 * ya->step; t += ya->step)
-		draw_y_tick(f, fr, fabs(t) < 1e-9 * ya->step ? 0 : t);
+	if (ya->kind == AX_RATE_LOG)
+		draw_log_rate_ticks(f, fr);
+	else
+		for (double t = ya->lo; t <= ya->hi + 1e-9 * ya->step; t += ya->step)
+			draw_y_tick(f, fr, fabs(t) < 1e-9 * ya->step ? 0 : t);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		   "stroke=\"#333\"/>\n", fr->x0, fr->y0, fr->w, fr->h);
 	fprintf(f, "<text class=\"x-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
@@ -276,7 +339,7 @@ static bool drawable(const struct frame *fr, const struct series *s, int j)
 
 /* Polylines between drawable points; a failed measurement leaves a gap. */
 static void draw_lines(FILE *f, const struct frame *fr, const struct series *s, const char *color,
-		       const char *dash)
+		       const char *style)
 {
 	bool open = false;
 
@@ -288,8 +351,8 @@ static void draw_lines(FILE *f, const struct frame *fr, const struct series *s, 
 			continue;
 		}
 		if (!open)
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
-				color, dash);
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" %s points=\"",
+				color, style);
 		fprintf(f, "%s%.1f,%.1f", open ? " " : "", px(fr, s->x[j]), py(fr, s->y[j]));
 		open = true;
 	}
@@ -297,23 +360,57 @@ static void draw_lines(FILE *f, const struct frame *fr, const struct series *s, 
 		fputs("\"/>\n", f);
 }
 
-static void draw_series(FILE *f, const struct frame *fr, const struct series *s, int index, bool dots)
+/* Series i of n: its own dash pattern, and a marker ring one size larger than the next series'. */
+static double marker_radius(int index, int n)
+{
+	int rank = n - 1 - index;
+
+	return 2.5 + 1.5 * (rank < 4 ? rank : 4);
+}
+
+static void line_style(char *buf, size_t len, const struct series *s, int index, int width_x10)
+{
+	const char *dash = dashes[index % NDASHES];
+
+	if (s->style == STYLE_HOLDS) {
+		dash = "";
+		width_x10 += 5;
+	} else if (s->style == STYLE_COLLAPSED) {
+		dash = "3 3";
+		width_x10 -= 3;
+	}
+	snprintf(buf, len, "stroke-width=\"%.1f\"%s%s%s", width_x10 / 10.0, dash[0] ? " stroke-dasharray=\"" : "",
+		 dash, dash[0] ? "\"" : "");
+}
+
+static void draw_series(FILE *f, const struct frame *fr, const struct series *s, int index, int n,
+			bool dots)
 {
 	const char *color = palette[index % NPALETTE];
-	const char *dash = index >= NPALETTE ? " stroke-dasharray=\"5 3\"" : "";
+	double r = n > 1 ? marker_radius(index, n) : 2.5;
+	char style[96];
 
 	fputs("<g class=\"series\" data-name=\"", f);
 	xml_text(f, s->name);
 	fputs("\">\n", f);
-	if (!dots || s->n > MAX_MARKERS)
-		draw_lines(f, fr, s, color, dash);
+	if (s->shaded && !s->markers_only)
+		draw_lines(f, fr, s, color, "stroke-width=\"12\" stroke-opacity=\"0.18\" "
+			   "stroke-linejoin=\"round\" class=\"shade\"");
+	line_style(style, sizeof(style), s, index, 15);
+	if (!s->markers_only && (!dots || s->n > MAX_MARKERS))
+		draw_lines(f, fr, s, color, style);
 	if (s->n <= MAX_MARKERS) {
 		for (int j = 0; j < s->n; j++) {
 			if (!drawable(fr, s, j))
 				continue;
-			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" "
+			/* the front series is solid; rings behind it stay visible where they coincide */
+			bool ring = n > 1 && index != n - 1;
+
+			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
+				   "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" "
 				   "data-x=\"%.15g\" data-y=\"%.15g\">",
-				px(fr, s->x[j]), py(fr, s->y[j]), color, s->x[j], s->y[j]);
+				px(fr, s->x[j]), py(fr, s->y[j]), r, ring ? "none" : color,
+				ring ? color : "none", s->x[j], s->y[j]);
 			point_title(f, fr, s, j);
 			fputs("</circle>\n", f);
 		}
@@ -323,16 +420,49 @@ static void draw_series(FILE *f, const struct frame *fr, const struct series *s,
 
 static void draw_legend(FILE *f, const struct chart *c, double x, double y)
 {
+	char style[96];
+
 	fputs("<g class=\"legend\" font-size=\"11\">\n", f);
-	for (int i = 0; i < c->ns && y < HEIGHT - 10; i++, y += 16) {
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-width=\"2\"%s/>", x, y - 4, x + 20, y - 4, palette[i % NPALETTE],
-			i >= NPALETTE ? " stroke-dasharray=\"5 3\"" : "");
+	for (int i = 0; i < c->ns && y < HEIGHT - 30; i++, y += 16) {
+		const char *color = palette[i % NPALETTE];
+		bool ring = c->ns > 1 && i != c->ns - 1;
+
+		if (c->s[i].shaded)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" fill=\"%s\" "
+				   "fill-opacity=\"0.18\"/>", x, y - 9, color);
+		line_style(style, sizeof(style), &c->s[i], i, 20);
+		if (!c->s[i].markers_only)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>",
+				x, y - 4, x + 20, y - 4, color, style);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"%s\"/>",
+			x + 10, y - 4, ring ? "white" : color, color);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y);
 		xml_text(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
+}
+
+/* What the analysis found: a dashed vertical line with its name at the top. */
+static void draw_marks(FILE *f, const struct chart *c, const struct frame *fr)
+{
+	for (int i = 0; i < c->nmarks; i++) {
+		const struct mark *m = &c->marks[i];
+		double x;
+
+		if (fr->xa->kind == AX_SIZE_LOG && m->x <= 0)
+			continue;
+		x = px(fr, m->x);
+		if (x < fr->x0 || x > fr->x0 + fr->w)
+			continue;
+		fprintf(f, "<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			   "stroke=\"#555\" stroke-dasharray=\"4 3\"/>", x, fr->y0, x, fr->y0 + fr->h);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
+			   "transform=\"rotate(-90 %.1f %.1f)\">", x - 3, fr->y0 + 4 + 14.0 * 0,
+			x - 3, fr->y0 + 4);
+		xml_text(f, m->label);
+		fputs("</text></g>\n", f);
+	}
 }
 
 /* A line of text above the chart, squeezed to the width if it is long. */
@@ -361,10 +491,10 @@ static void chart_write(FILE *f, struct chart *c)
 		lo = c->x.kind == AX_SIZE_LOG ? 9 : 0;
 		hi = lo + 1;
 	}
-	axis_fit(&c->x, lo, hi);
+	axis_fit(&c->x, lo, hi, false);
 	if (!data_range(c, false, &lo, &hi))
 		lo = hi = 0;
-	axis_fit(&c->y, lo, hi);
+	axis_fit(&c->y, lo, hi, true);
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -379,14 +509,18 @@ static void chart_write(FILE *f, struct chart *c)
 	heading(f, "title", c->title, 28, 15);
 	heading(f, "subtitle", c->subtitle, 48, 12);
 	draw_axes(f, &fr);
+	draw_marks(f, c, &fr);
 	if (!any)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n",
 			fr.x0 + fr.w / 2, fr.y0 + fr.h / 2);
 	for (int i = 0; i < c->ns; i++)
-		draw_series(f, &fr, &c->s[i], i, c->dots);
+		draw_series(f, &fr, &c->s[i], i, c->ns, c->dots);
 	if (legend)
 		draw_legend(f, c, fr.x0 + fr.w + 15, TOP + 10);
-	fputs("</svg>\n", f);
+	fprintf(f, "<text class=\"footer\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#666\">",
+		LEFT, HEIGHT - 8);
+	xml_text(f, c->footer);
+	fputs("</text>\n</svg>\n", f);
 }
 
 /* ---- series storage ---- */
@@ -435,22 +569,54 @@ static const char *device_name(const struct report *rep)
 
 /* ---- one adapter per test ---- */
 
+static bool is_pow2_size(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static void add_mark(struct chart *c, uint64_t x, const char *what)
+{
+	char sz[FMT_BUF];
+
+	if (!x || c->nmarks >= (int)(sizeof(c->marks) / sizeof(c->marks[0])))
+		return;
+	c->marks[c->nmarks].x = (double)x;
+	snprintf(c->marks[c->nmarks].label, sizeof(c->marks[0].label), "%s %s", what, fmt_size(sz, x));
+	c->nmarks++;
+}
+
+/*
+ * 2^n boundaries form the line; 3*2^n ones are unconnected markers, so the
+ * line does not zigzag and the step reads where it is.
+ */
 static int chart_align(struct chart *c, const struct report *rep)
 {
 	const struct align_result *r = rep->align;
+	struct size_estimate erase, page;
 	char bs[FMT_BUF];
+	int nodd = 0;
 
+	for (int i = 0; i < r->nrows; i++)
+		nodd += !is_pow2_size(r->rows[i].align);
 	snprintf(c->title, sizeof(c->title), "flashbench -a %s", device_name(rep));
 	snprintf(c->subtitle, sizeof(c->subtitle), "extra read time across each boundary "
 		 "(blocksize %s, count %lld)", fmt_size(bs, r->blocksize), r->count);
-	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "boundary (log scale)" };
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "boundary (log scale, a label at every power of two)" };
 	c->y = (struct axis){ .kind = AX_TIME, .title = "diff = on \xe2\x88\x92 (pre + post) / 2" };
-	if (!series_alloc(c, 1, r->nrows))
+	if (!series_alloc(c, nodd ? 2 : 1, r->nrows))
 		return -1;
-	snprintf(c->s[0].name, sizeof(c->s[0].name), "diff");
+	snprintf(c->s[0].name, sizeof(c->s[0].name), nodd ? "2^n boundaries" : "diff");
+	if (nodd) {
+		snprintf(c->s[1].name, sizeof(c->s[1].name), "3\xc2\xb7" "2^n boundaries");
+		c->s[1].markers_only = true;
+	}
 	/* rows come largest first; draw left to right */
 	for (int i = r->nrows - 1; i >= 0; i--)
-		series_add(&c->s[0], r->rows[i].align, r->rows[i].diff_ns, r->rows[i].failed);
+		series_add(&c->s[is_pow2_size(r->rows[i].align) ? 0 : 1], r->rows[i].align,
+			   r->rows[i].diff_ns, r->rows[i].failed);
+	analyze_align(r, &erase, &page);
+	add_mark(c, erase.bytes, "erase block");
+	add_mark(c, page.bytes, "page");
 	return 0;
 }
 
@@ -474,16 +640,22 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 	snprintf(c->title, sizeof(c->title), "flashbench %s %s", fat ? "--find-fat" : "--open-au",
 		 device_name(rep));
 	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
-	c->y = (struct axis){ .kind = AX_RATE, .title = "write rate" };
+	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
 	if (!series_alloc(c, ncols, r->nrows))
 		return -1;
+	struct fat_estimate fatest = { 0 };
+	if (fat)
+		analyze_find_fat(r, &fatest);
 	for (int col = 0; col < ncols; col++) {
 		struct series *s = &c->s[col];
 		char off[FMT_BUF];
 
+		if (fat && col < fatest.aus && fatest.conf > CONF_NONE)
+			s->shaded = true;
 		if (fat)
-			snprintf(s->name, sizeof(s->name), "erase block %d (at %s)", col,
-				 fmt_size(off, r->offset + (uint64_t)col * r->erasesize));
+			snprintf(s->name, sizeof(s->name), "block %d at %s%s", col,
+				 fmt_size(off, r->offset + (uint64_t)col * r->erasesize),
+				 s->shaded ? ", FAT area" : "");
 		else if (ncols == 1)
 			snprintf(s->name, sizeof(s->name), "open-au-nr=%lld", r->nr);
 		else
@@ -515,7 +687,7 @@ static int chart_scatter(struct chart *c, const struct report *rep)
 	snprintf(c->subtitle, sizeof(c->subtitle), "minimum read time of %s blocks by offset",
 		 fmt_size(bs, r->blocksize));
 	c->x = (struct axis){ .kind = AX_SIZE, .title = "offset" };
-	c->y = (struct axis){ .kind = AX_TIME, .title = "minimum read time" };
+	c->y = (struct axis){ .kind = AX_TIME, .title = "minimum read time", .free_range = true };
 	c->dots = true;
 	if (!series_alloc(c, 1, r->npoints))
 		return -1;
@@ -567,7 +739,7 @@ static int chart_program(struct chart *c, const struct report *rep)
 	snprintf(c->title, sizeof(c->title), "flashbench -p %s", device_name(rep));
 	snprintf(c->subtitle, sizeof(c->subtitle), "rate per block size");
 	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
-	c->y = (struct axis){ .kind = AX_RATE, .title = "rate" };
+	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "rate, bytes/s (log scale; M = 10^6)" };
 	if (!series_alloc(c, nlabels, r->nrows)) {
 		free(labels);
 		return -1;
@@ -604,8 +776,59 @@ int svg_report(FILE *f, const struct report *rep)
 		rc = chart_program(&c, rep);
 	else
 		return -1;
+	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 %s \xc2\xb7 %s",
+		 FB_VERSION, device_name(rep), rep->test ? rep->test : "", report_run_time());
 	if (rc == 0)
 		chart_write(f, &c);
 	series_free(&c);
 	return rc;
+}
+
+/*
+ * --auto: the --open-au runs in one chart, a line per N; holding runs solid,
+ * collapsed ones dashed. Without write runs, the merged -a chart.
+ */
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct svg_run *runs, int nruns)
+{
+	struct chart c;
+	int maxrows = 0;
+
+	if (nruns <= 0) {
+		struct report rep = { .device = device, .test = "auto", .align = align };
+
+		return align ? svg_report(f, &rep) : -1;
+	}
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].r->nrows > maxrows)
+			maxrows = runs[i].r->nrows;
+	snprintf(c.title, sizeof(c.title), "flashbench --auto %s", device ? device : "?");
+	snprintf(c.subtitle, sizeof(c.subtitle), "write rate with N erase blocks open: solid holds, "
+		 "dashed collapses");
+	c.x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c.y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(&c, nruns, maxrows)) {
+		series_free(&c);
+		return -1;
+	}
+	for (int k = 0; k < nruns; k++) {
+		const struct rate_result *r = runs[k].r;
+		struct series *s = &c.s[k];
+
+		snprintf(s->name, sizeof(s->name), "N=%lld%s, %s", runs[k].nr, runs[k].random ? " random" : "",
+			 runs[k].collapsed ? "collapses" : "holds");
+		s->style = runs[k].collapsed ? STYLE_COLLAPSED : STYLE_HOLDS;
+		for (int i = r->nrows - 1; i >= 0; i--) {
+			const struct rate_row *row = &r->rows[i];
+			bool have = row->ncols > 0 && !row->failed[0];
+
+			series_add(s, row->blocksize, have ? row->rate[0] : 0, !have);
+		}
+	}
+	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto \xc2\xb7 %s",
+		 FB_VERSION, device ? device : "?", report_run_time());
+	chart_write(f, &c);
+	series_free(&c);
+	return 0;
 }

@@ -289,7 +289,7 @@ static struct vm_result do_io(struct run *r, enum vm_opcode code, uint64_t off, 
 		note_failure(c, code, off, len, -err, is_write);
 		return failed_result(-err);
 	}
-	progress_tick(code == VM_READ ? 0 : len);
+	progress_tick(len, code != VM_READ && code != VM_DISCARD);
 	return (struct vm_result){ .kind = VR_SAMPLE, .ns = ns, .bytes = len, .off = off };
 }
 

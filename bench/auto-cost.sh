@@ -31,7 +31,7 @@ def run(args):
     if p.returncode != 0:
         sys.exit(f"auto-cost: flashbench {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
     st = json.loads(p.stdout)["status"]
-    return st["bytes_written"], st["device_ns"]
+    return st["written_bytes"], st["device_time_ns"]
 
 def manual(dev, e, page, lin, rnd):
     runs = [["-a", "--blocksize=1024", dev]]

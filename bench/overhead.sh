@@ -89,7 +89,7 @@ def run_tool(dev, bs, count):
     wall = (time.perf_counter() - t0) * 1e9
     if p.returncode != 0:
         sys.exit(f"overhead: flashbench -a {dev}: exit {p.returncode}: {p.stderr.strip()}")
-    device_ns = json.loads(p.stdout)["status"]["device_ns"]
+    device_ns = json.loads(p.stdout)["status"]["device_time_ns"]
     m = re.search(r"(\d+) bytes read", p.stderr)
     if not m:
         sys.exit("overhead: flashbench -v printed no 'bytes read' total")

@@ -49,7 +49,7 @@ cases = [  # (short label, description, arguments, I/O count from the JSON)
 summary = []
 for label, name, args, count in cases:
     cpu, doc = cpu_of(args)
-    dev_s = doc["status"]["device_ns"] / 1e9
+    dev_s = doc["status"]["device_time_ns"] / 1e9
     try:
         ios = count(doc)
     except (KeyError, TypeError):

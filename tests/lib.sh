@@ -85,10 +85,21 @@ make_zram() {
 	echo /dev/zram0
 }
 
-# run CMD...: runs, stores stdout in $out, stderr in $errout, exit code in $rc
+# run CMD...: runs, stores stdout in $out, stderr in $errout, exit code in $rc.
+# With --json among the arguments, stdout must be a document of the schema.
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"; rc=$?
 	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
+	case " $* " in *" --json "*) [ -s "$T/.out" ] && expect_schema "$T/.out" "$*" ;; esac
+	return 0
+}
+
+# expect_schema FILE [WHAT]: FILE holds one JSON document valid against
+# flashbench.schema.json (checked with python3 when there is one)
+expect_schema() {
+	command -v python3 >/dev/null || return 0
+	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../flashbench.schema.json" "$1" >&2 ||
+		fail "${2:-$1}: the JSON document breaks flashbench.schema.json"
 }
 
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1; stderr: $errout; stdout: $(printf '%s' "$out" | head -n 5)"; }

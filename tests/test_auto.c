@@ -76,7 +76,7 @@ static void destructive_run_stays_under_max_write(void)
 	struct outcome r = run_auto("sim:microsd-cheap", true, true, 64 * MiB);
 	CHECK_EQ(r.rc, 0);
 	CHECK(r.written > 0 && r.written <= 64 * MiB);
-	CHECK(has(&r, "\"max_write\": 67108864") || has(&r, "\"max_write\":67108864"));
+	CHECK(has(&r, "\"max_write_bytes\": 67108864"));
 	free(r.text);
 }
 

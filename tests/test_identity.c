@@ -785,9 +785,9 @@ static void test_output(void)
 	text = capture_json(id);
 	CHECK(strstr(text, "\"product\": \"NCard\"") != NULL);
 	CHECK(strstr(text, "\"oem_id\": \"0x8368\"") != NULL);
-	CHECK(strstr(text, "\"csd_capacity\": 3965190144") != NULL);
+	CHECK(strstr(text, "\"csd_capacity_bytes\": 3965190144") != NULL);
 	CHECK(strstr(text, "\"removable\": false") != NULL);
-	CHECK(strstr(text, "\"preferred_erase_size\": 4194304") != NULL);
+	CHECK(strstr(text, "\"preferred_erase_size_bytes\": 4194304") != NULL);
 	CHECK(strstr(text, "\"notes\": [") != NULL);
 	CHECK(strstr(text, "counterfeit card?\"") != NULL);
 	free(text);

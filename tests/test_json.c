@@ -189,11 +189,13 @@ static void test_report_align(void)
 		  "(95600, 1120000)");
 	CHECK_STR(eval(&m, "d[\"align\"][\"rows\"][2][\"failed\"], d[\"align\"][\"rows\"][2][\"diff_ns\"]"),
 		  "(True, None)");
-	CHECK_STR(eval(&m, "d[\"status\"][\"partial\"], d[\"status\"][\"failures\"]"), "(True, 1)");
-	CHECK_STR(eval(&m, "d[\"status\"][\"first_failure\"][\"offset_bytes\"]"), "4177920");
-	CHECK_STR(eval(&m, "d[\"status\"][\"first_failure\"][\"error\"]"), "Input/output error");
-	CHECK_STR(eval(&m, "d[\"status\"][\"first_failure\"][\"operation\"]"), "read");
-	CHECK_STR(eval(&m, "d[\"status\"][\"device_ns\"]"), "123456789");
+	CHECK_STR(eval(&m, "d[\"status\"][\"state\"], d[\"status\"][\"failed_io_count\"]"), "('failed', 1)");
+	CHECK_STR(eval(&m, "d[\"status\"][\"error\"][\"offset_bytes\"]"), "4177920");
+	CHECK_STR(eval(&m, "d[\"status\"][\"error\"][\"message\"]"),
+		  "read failed at offset 4177920 (16384 bytes): Input/output error");
+	CHECK_STR(eval(&m, "d[\"status\"][\"error\"][\"operation\"], d[\"status\"][\"error\"][\"errno\"]"),
+		  "('read', 5)");
+	CHECK_STR(eval(&m, "d[\"status\"][\"device_time_ns\"]"), "123456789");
 	CHECK_STR(eval(&m, "\"verdict\" in d"), "False");	/* partial: no verdict */
 	free(m.buf);
 }
@@ -221,18 +223,20 @@ static void test_report_rates(void)
 	r.st.bytes_written = 3 * 2 * (4 << 20);
 	json_report(mem_open(&m), &rep);
 	mem_close(&m);
-	CHECK_STR(eval(&m, "d[\"test\"], d[\"device\"][\"name\"]"), "('find-fat', 'sim:sdhc')");
+	CHECK_STR(eval(&m, "d[\"test\"], d[\"device\"][\"name\"]"), "('find_fat', 'sim:sdhc')");
 	CHECK_STR(eval(&m, "[r[\"blocksize_bytes\"] for r in d[\"find_fat\"][\"rows\"]]"),
 		  "[4194304, 2097152]");
 	CHECK_STR(eval(&m, "d[\"find_fat\"][\"rows\"][0][\"rate_bytes_per_s\"]"),
 		  "[1000000, 2000000, 3000000]");
 	CHECK_STR(eval(&m, "d[\"find_fat\"][\"rows\"][1][\"rate_bytes_per_s\"]"), "[1000001, 2000001, None]");
-	CHECK_STR(eval(&m, "d[\"find_fat\"][\"rows\"][1][\"ns\"][1], d[\"find_fat\"][\"rows\"][1][\"bytes\"][0]"),
+	CHECK_STR(eval(&m, "d[\"find_fat\"][\"rows\"][1][\"time_ns\"][1], "
+		       "d[\"find_fat\"][\"rows\"][1][\"written_bytes\"][0]"),
 		  "(1001, 4194304)");
 	CHECK_STR(eval(&m, "d[\"find_fat\"][\"erasesize_bytes\"], d[\"find_fat\"][\"nr\"]"), "(4194304, 3)");
-	CHECK_STR(eval(&m, "d[\"status\"][\"bytes_written\"], d[\"status\"][\"partial\"]"), "(25165824, False)");
-	CHECK_STR(eval(&m, "\"first_failure\" in d[\"status\"]"), "False");
-	CHECK_STR(eval(&m, "sorted(d[\"verdict\"][\"fat_area\"])"), "['aus', 'bytes', 'confidence', 'evidence']");
+	CHECK_STR(eval(&m, "d[\"status\"][\"written_bytes\"], d[\"status\"][\"state\"]"), "(25165824, 'complete')");
+	CHECK_STR(eval(&m, "d[\"status\"][\"error\"]"), "None");
+	CHECK_STR(eval(&m, "sorted(d[\"verdict\"][\"fat_area\"])"),
+		  "['confidence', 'erase_blocks', 'evidence', 'size_bytes']");
 	free(m.buf);
 }
 

@@ -35,7 +35,7 @@ static void run_step(double secs, uint64_t total)
 
 	while (seconds() < end) {
 		if (i < total)
-			progress_tick(4 << 20);
+			progress_tick(4 << 20, true);
 		i++;
 		usleep(200);
 	}
@@ -88,7 +88,7 @@ static void test_terminal(void)
 		return;
 	int saved = stderr_to(slave);
 
-	progress_start("open-au", "4KiB", 10000);
+	progress_start("open-au", "N=2", 10000ull << 22);
 	run_step(1.3, 10000);
 	progress_clear();	/* as before a message */
 	progress_done();	/* nothing left to erase */
@@ -97,18 +97,48 @@ static void test_terminal(void)
 	size_t n = strlen(out);
 	CHECK(n >= 8 && memcmp(out + n - 8, "\r\033[K\r\033[K", 8) != 0);
 
-	char *first = strstr(out, "open-au: 4KiB ");
+	char *first = strstr(out, "open-au N=2: 4MiB blocks, ");
 	CHECK(first != NULL);
-	CHECK(strstr(out, "% ") != NULL);
-	CHECK(strstr(out, "MiB written ETA ") != NULL || strstr(out, "GiB written ETA ") != NULL);
+	CHECK(strstr(out, "%, ") != NULL);
+	CHECK(strstr(out, "MiB written, ETA ") != NULL || strstr(out, "GiB written, ETA ") != NULL);
 	CHECK(strchr(out, '\n') == NULL);	/* rewritten in place with \r, never scrolls */
 	/* the last thing written clears the line */
 	CHECK(strlen(out) >= 4 && strcmp(out + strlen(out) - 4, "\r\033[K") == 0);
 	/* refreshed at most ~5 times a second: a 1.3 s step, shown after 1 s, is a few lines */
 	int lines = 0;
-	for (char *p = out; (p = strstr(p, "open-au:")); p++)
+	for (char *p = out; (p = strstr(p, "open-au N=2:")); p++)
 		lines++;
 	CHECK(lines >= 1 && lines <= 4);
+	close(slave);
+	close(master);
+}
+
+/*
+ * Percent follows bytes, not I/O counts: 308MiB of 896MiB in a few big
+ * writes, then many small ones, shows 34%, not the share of I/Os.
+ */
+static void test_percent_follows_bytes(void)
+{
+	static char out[65536];
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		CHECK(0);
+		return;
+	}
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	int saved = stderr_to(slave);
+
+	progress_start("open-au", "N=3", 896ull << 20);
+	for (int i = 0; i < 77; i++)
+		progress_tick(4 << 20, true);	/* 308MiB */
+	usleep(1100000);			/* past the one second before a line shows */
+	for (int i = 0; i < 64; i++)
+		progress_tick(4 << 10, true);	/* 256KiB more, in many I/Os */
+	progress_done();
+	stderr_back(saved);
+	drain(master, out, sizeof(out));
+	CHECK(strstr(out, "open-au N=3: 4KiB blocks, 34%, 308MiB written, ETA ") != NULL);
 	close(slave);
 	close(master);
 }
@@ -142,7 +172,7 @@ static void test_pipe_is_silent(void)
 	CHECK_EQ(pipe(fds), 0);
 	int saved = stderr_to(fds[1]);
 
-	progress_start("open-au", "4KiB", 10000);
+	progress_start("open-au", "N=2", 10000ull << 22);
 	run_step(1.1, 10000);
 	progress_done();
 	stderr_back(saved);
@@ -160,7 +190,7 @@ static void test_tick_is_cheap(void)
 	/* /dev/null is not a terminal: the cheapest path */
 	progress_start("scatter", NULL, 0);
 	for (int i = 0; i < 10000000; i++)
-		progress_tick(0);
+		progress_tick(512, false);
 	progress_done();
 	double cpu = cpu_seconds() - t0;
 	stderr_back(saved);
@@ -171,6 +201,7 @@ static void test_tick_is_cheap(void)
 int main(void)
 {
 	test_terminal();
+	test_percent_follows_bytes();
 	test_short_step_is_silent();
 	test_pipe_is_silent();
 	test_tick_is_cheap();

@@ -39,26 +39,38 @@ static void test_align(void)
 		{ 4194304, 1000000, 1090000, 1000000, 90000, 8, false },
 		{ 2097152, 0, 0, 0, 0, 8, true },
 		{ 1048576, 999000, 1000000, 1000000, -11000, 8, false },
+		{ 524288, 999000, 1000000, 1000000, 300, 8, false },
+		{ 131072, 999000, 1000000, 1000000, 400, 8, false },
 		{ 32768, 999000, 1000000, 1000000, 500, 8, false },
 	};
-	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 6, .rows = rows };
+	/* enough good rows around the failed one for the analysis to name the step */
+	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 8, .rows = rows };
 	struct report rep = { .device = "/dev/sd<c>&\"x\"\x01\xff", .test = "align", .align = &r };
 
 	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("d.tag"), SVG "svg");
-	/* failed row: no point; the others, smallest boundary first */
-	CHECK_STR(eval(POINTS(0)), "[('32768', '500'), ('1048576', '-11000'), ('4194304', '90000'), "
-				   "('6291456', '100000'), ('8388608', '95600')]");
+	/* failed row: no point; 2^n boundaries are the line, smallest first; 3*2^n apart */
+	CHECK_STR(eval(POINTS(0)), "[('32768', '500'), ('131072', '400'), ('524288', '300'), "
+				   "('1048576', '-11000'), ('4194304', '90000'), "
+				   "('8388608', '95600')]");
+	CHECK_STR(eval(POINTS(1)), "[('6291456', '100000')]");
+	CHECK_STR(eval("len(d.findall(\"" SVG "g[@class=\\\"series\\\"]\")[1].findall(\"" SVG "polyline\"))"), "0");
 	/* the device name survives escaping, the invalid bytes do not break the document */
 	CHECK_STR(eval("\"/dev/sd<c>&\\\"x\\\"?\\ufffd\" in d.find(\"" SVG "title\").text"), "True");
-	/* axes are labelled with units */
+	/* axes are labelled with units; a label at every power of two from 32KiB to 8MiB */
 	CHECK_STR(eval("all(u in " "(" "\" \".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG
-		       "text\"))) for u in (\"MiB\", \"\xc2\xb5s\", \"boundary\", \"diff\"))"), "True");
+		       "text\"))) for u in (\"MiB\", \"\xc2\xb5s\", \"boundary\", \"diff\", \"32KiB\", "
+		       "\"64KiB\", \"128KiB\", \"256KiB\", \"512KiB\", \"1MiB\", \"2MiB\", \"4MiB\", \"8MiB\"))"), "True");
+	/* the detected erase block size is marked and named */
+	CHECK_STR(eval("[\"\".join(g.itertext()) for g in d.findall(\"" SVG "g[@class=\\\"mark\\\"]\")]"),
+		  "['erase block 4MiB']");
 	/* log scale: 1 MiB -> 4 MiB is twice as far as 4 MiB -> 8 MiB */
-	CHECK_STR(eval("(lambda c: round((c[2] - c[1]) / (c[3] - c[2]), 1))"
-		       "([float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][:1] + "
-		       "[float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][1:3] + "
-		       "[float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\")][4:5])"), "2.0");
+	CHECK_STR(eval("(lambda x: round((x[\"4194304\"] - x[\"1048576\"]) / (x[\"8388608\"] - x[\"4194304\"]), 1))"
+		       "({e.get(\"data-x\"): float(e.get(\"cx\")) for e in d.iter(\"" SVG "circle\") "
+		       "if e.get(\"data-x\")})"), "2.0");
+	/* the footer names device, test and date */
+	CHECK_STR(eval("(lambda t: \"align\" in t and \"/dev/sd<c>\" in t and \"T\" in t)"
+		       "(\"\".join(d.find(\"" SVG "text[@class=\\\"footer\\\"]\").itertext()))"), "True");
 	free(m.buf);
 }
 
@@ -84,7 +96,7 @@ static void test_rates(void)
 	CHECK_STR(eval(POINTS(2)), "[('1572864', '3002000'), ('3145728', '3001000'), ('6291456', '3000000')]");
 	/* tick labels at the measured sizes, rates with their unit */
 	CHECK_STR(eval("[u in (\"\".join(\"\".join(e.itertext()) for e in d.iter(\"" SVG "text\"))) "
-		       "for u in (\"1.5MiB\", \"3MiB\", \"6MiB\", \"M/s\", \"erase block 2\")]"),
+		       "for u in (\"1.5MiB\", \"3MiB\", \"6MiB\", \"M/s\", \"block 2 at\")]"),
 		  "[True, True, True, True, True]");
 	CHECK(strstr(m.buf, "find-fat") != NULL);
 	free(m.buf);

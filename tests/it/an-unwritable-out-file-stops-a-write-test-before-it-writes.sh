@@ -5,7 +5,7 @@
 
 run "$FB" -O -o "$T/no/such/dir/out.txt" "sim:sdhc-good,record=$T/rec"
 expect_rc 1
-expect_err "$T/no/such/dir/out.txt: No such file or directory"
+expect_err "$T/no/such/dir/out.txt: cannot open the output file: No such file or directory"
 [ ! -s "$T/rec" ] || fail "the card was written: $(head -n 3 "$T/rec")"
 
 run "$FB" -O --plot="$T/no/such/dir/plot.svg" "sim:sdhc-good,record=$T/rec"

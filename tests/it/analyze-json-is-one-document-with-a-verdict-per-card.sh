@@ -9,16 +9,17 @@ printf '%s' "$out" > "$T/a.json"
 python3 - "$T/a.json" <<'PY' || fail "JSON: $(head -c 300 "$T/a.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
-cards = d["cards"]
+assert d["test"] == "analyze" and d["status"]["state"] == "complete", d["status"]
+cards = d["analyze"]["cards"]
 assert len(cards) == 6, len(cards)
 k = cards[1]
 assert k["name"] == "SA04G", k["name"]
-assert k["erase_size"] == {"bytes": 4194304, "confidence": "high", "evidence": k["erase_size"]["evidence"]}
-assert k["page_size"]["bytes"] == 8192
-lin = [s for s in k["open_au"] if s["erasesize"] == 4194304 and not s["random"]][0]
+assert k["erase_size"] == {"size_bytes": 4194304, "confidence": "high", "evidence": k["erase_size"]["evidence"]}
+assert k["page_size"]["size_bytes"] == 8192
+lin = [s for s in k["open_au"] if s["erasesize_bytes"] == 4194304 and not s["random"]][0]
 assert lin["n"] == 1 and lin["at_least"] is False and lin["confidence"] == "high", lin
 assert [r["verdict"] for r in lin["runs"]] == ["holds", "collapsed"], lin["runs"]
-assert k["fat"]["aus"] == 2 and k["fat"]["bytes"] == 8 << 20
-assert cards[0]["fat"] is None
+assert k["fat_area"]["erase_blocks"] == 2 and k["fat_area"]["size_bytes"] == 8 << 20
+assert cards[0]["fat_area"] is None
 PY
 exit 0

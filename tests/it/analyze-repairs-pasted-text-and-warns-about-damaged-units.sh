@@ -32,14 +32,14 @@ run "$FB" --analyze "$T/lostmu.txt"; expect_rc 0
 expect_out "^warning: .* bare 's' .*read as µs"
 expect_out "erase size: 4MiB"
 run "$FB" --json --analyze "$T/lostmu.txt"; expect_rc 0
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="ok" and d["warnings"], d' ||
+printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "complete" and d["analyze"]["warnings"], d' ||
 	fail "no warning in the JSON: $out"
 
 run "$FB" --json --analyze "$T/missing.txt"; expect_rc 1
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="error" and "No such file" in d["error"], d' ||
+printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "No such file" in d["status"]["error"]["message"], d' ||
 	fail "failure is not a JSON document: $out"
 echo 'no output here' > "$T/prose.txt"
 run "$FB" --json --analyze "$T/prose.txt"; expect_rc 1
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]=="error" and d["cards"]==[], d' ||
+printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "no flashbench" in d["status"]["error"]["message"], d' ||
 	fail "failure is not a JSON document: $out"
 exit 0

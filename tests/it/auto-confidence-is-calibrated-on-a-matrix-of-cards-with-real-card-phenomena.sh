@@ -86,7 +86,7 @@ with ThreadPoolExecutor(max_workers=2) as ex:
                                 ("open AUs linear", v["open_au_linear"], c["lin"]),
                                 ("open AUs random", v["open_au_random"], c["rnd"])):
             if kind == "erase size":
-                got, at_least = est["bytes"], False
+                got, at_least = est["size_bytes"], False
             else:
                 got, at_least = est["n"], est["at_least"]
             is_exact = got == want and not at_least

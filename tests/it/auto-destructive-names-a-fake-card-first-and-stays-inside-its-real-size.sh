@@ -10,8 +10,8 @@ real=$((40 << 20))	# below where the write tests would otherwise go
 
 run "$FB" --auto --destructive "sim:sdhc-good,size=8G,real-size=40M,record=$T/rec"
 expect_rc 1
-[ "$(printf '%s\n' "$out" | sed -n 3p)" = "counterfeit: advertises 8GiB, stores 40MiB (wraps to offset 0 beyond)" ] ||
-	fail "line 3: $(printf '%s\n' "$out" | head -n 4)"
+[ "$(printf '%s\n' "$out" | sed -n 2p)" = "counterfeit: advertises 8GiB, stores 40MiB (wraps to offset 0 beyond)" ] ||
+	fail "line 2 (after the command): $(printf '%s\n' "$out" | head -n 4)"
 expect_out "open erase blocks"
 beyond=$(awk -v r=$real '$1 == "W" && $2 + $3 > r && $3 != 512' "$T/rec" | head -n 3)
 [ -z "$beyond" ] || fail "tests wrote beyond the real size: $beyond"
@@ -23,7 +23,7 @@ printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 c = d["capacity"]
-assert c["verdict"] == "counterfeit" and c["real_bytes_min"] == 3 << 30, c
+assert c["verdict"] == "counterfeit" and c["real_min_bytes"] == 3 << 30, c
 assert d["device"]["size_bytes"] == 8 << 30, d["device"]
 ' || fail "bad JSON: $(printf '%s' "$out" | head -c 600)"
 

@@ -53,7 +53,7 @@ with ThreadPoolExecutor(max_workers=2) as ex:
             continue
         v = doc["verdict"]
         checks = [
-            ("erase size", v["erase_size"]["bytes"], c["erase"], v["erase_size"]["confidence"]),
+            ("erase size", v["erase_size"]["size_bytes"], c["erase"], v["erase_size"]["confidence"]),
             ("open AUs linear", None if v["open_au_linear"]["at_least"] else v["open_au_linear"]["n"],
              c["lin"], v["open_au_linear"]["confidence"]),
             ("open AUs random", None if v["open_au_random"]["at_least"] else v["open_au_random"]["n"],

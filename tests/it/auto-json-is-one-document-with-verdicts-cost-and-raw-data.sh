@@ -11,21 +11,23 @@ printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 v = d["verdict"]
-assert d["test"] == "auto" and d["destructive"] is True, d["test"]
-assert v["erase_size"]["bytes"] == 4 << 20, v["erase_size"]
+assert d["test"] == "auto" and d["auto"]["destructive"] is True, d["test"]
+assert v["erase_size"]["size_bytes"] == 4 << 20, v["erase_size"]
 assert v["erase_size"]["confidence"] in ("high", "medium"), v["erase_size"]
 assert v["open_au_linear"]["n"] == 8 and not v["open_au_linear"]["at_least"], v["open_au_linear"]
 assert v["open_au_random"]["n"] == 4, v["open_au_random"]
-assert v["fat_area"]["aus"] == 2 and v["fat_area"]["bytes"] == 8 << 20, v["fat_area"]
-assert d["advice"]["sfdisk"] == "start=8192", d["advice"]
-assert d["advice"]["sfdisk_after_fat_area"] == "start=16384", d["advice"]
-assert len(d["align"]["rows"]) > 10
-runs = d["write_phase"]["open_au_runs"]
+assert v["fat_area"]["erase_blocks"] == 2 and v["fat_area"]["size_bytes"] == 8 << 20, v["fat_area"]
+sf = d["advice"]["sfdisk"]
+assert sf.startswith("printf ") and "start=8192, size=8192, type=c" in sf and sf.endswith("\\nstart=16384\\n\x27 | sudo sfdisk /dev/sdX"), sf
+assert d["advice"]["linux_partition_start_sectors"] == 16384, d["advice"]
+assert d["advice"]["ext4"] == "sudo mkfs.ext4 -b 4096 -E stride=4,stripe_width=1024 /dev/sdX2", d["advice"]
+assert len(d["auto"]["align"]["rows"]) > 10
+runs = d["auto"]["write_phase"]["open_au_runs"]
 assert any(r["nr"] == 9 and not r["random"] and r["verdict"] == "collapsed" for r in runs)
 assert all(r["result"]["rows"] for r in runs)
-assert d["write_phase"]["find_fat"]["rows"]
-c = d["cost"]
-assert 0 < c["bytes_written"] <= c["max_write"], c
-assert c["bytes_written"] == d["status"]["bytes_written"]
-assert c["device_ns"] >= c["align_device_ns"] + c["write_device_ns"] > 0, c
+assert d["auto"]["write_phase"]["find_fat"]["rows"]
+c = d["auto"]["cost"]
+assert 0 < c["written_bytes"] <= c["max_write_bytes"], c
+assert c["written_bytes"] == d["status"]["written_bytes"]
+assert c["device_time_ns"] >= c["align_device_time_ns"] + c["write_device_time_ns"] > 0, c
 ' || fail "JSON does not hold the expected verdicts (see above)"

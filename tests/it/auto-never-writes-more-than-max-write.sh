@@ -10,8 +10,8 @@ expect_rc 0
 printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-c, v = d["cost"], d["verdict"]
-assert c["bytes_written"] <= 200 << 20, c
+c, v = d["auto"]["cost"], d["verdict"]
+assert c["written_bytes"] <= 200 << 20, c
 assert c["max_write_reached"] is True, c
 lin = v["open_au_linear"]
 assert lin["at_least"] or lin["n"] == 8, lin

@@ -10,9 +10,9 @@ loop=$(make_loop "$f" -r)
 
 run "$FB" --auto "$loop"
 expect_rc 0
-expect_out "^flashbench --auto $loop"
+expect_out "^\\\$ .*flashbench --auto $loop\$"
 expect_out "size: +268435456"
 expect_out "^  erase block size "
-expect_out "sfdisk: +start="
+expect_out "sudo sfdisk /dev/sdX\$"
 expect_out "^align [0-9]+	pre "
 [ "$(md5sum < "$f")" = "$sum" ] || fail "the image changed"

@@ -96,6 +96,9 @@ rows=(
 	'blocksize#(8192P|9223372036854775808)#-a -b 8192P @F@'
 	'scatter-order#24#-s --scatter-span=1048576 --scatter-order=24 @F@'
 	'open-au-nr#1024#-O -e 16M --open-au-nr=1024 --offset=0 @F@'
+	'erasesize#5M#-O -e 5M @F@'
+	'erasesize#5M#-a --erasesize=5M @F@'
+	'plot#x\.png#-a --plot=x.png @F@'
 )
 
 # Contents are checksummed once around all rows (32 MiB per row made this

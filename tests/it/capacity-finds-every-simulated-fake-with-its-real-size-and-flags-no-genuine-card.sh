@@ -14,7 +14,7 @@ check() {	# spec want-verdict want-bytes want-mode
 	got=$(printf '%s' "$out" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["capacity"]
-print(c["verdict"], c["real_bytes_min"], c["real_bytes_max"], c["failure_mode"])' 2>&1)
+print(c["verdict"], c["real_min_bytes"], c["real_max_bytes"], c["failure_mode"])' 2>&1)
 	if [ "$rc" = "$want_rc" ] && [ "$got" = "$verdict $bytes $bytes $mode" ]; then
 		passed=$((passed + 1))
 	else

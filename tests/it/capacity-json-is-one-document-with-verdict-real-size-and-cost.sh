@@ -14,8 +14,8 @@ assert d["device"]["size_bytes"] == 64 << 30, d["device"]
 assert d["summary"] == "counterfeit: advertises 64GiB, stores 7.5GiB (writes beyond are lost)", d
 c = d["capacity"]
 assert c["verdict"] == "counterfeit" and c["failure_mode"] == "lost", c
-assert c["real_bytes_min"] == c["real_bytes_max"] == 15 << 29 and c["exact"], c
-assert c["bytes_written"] > 0 and c["ios"] > 0 and c["device_ns"] > 0 and c["rounds"] > 1, c
+assert c["real_min_bytes"] == c["real_max_bytes"] == 15 << 29 and c["exact"], c
+assert c["written_bytes"] > 0 and c["io_count"] > 0 and c["device_time_ns"] > 0 and c["rounds"] > 1, c
 assert c["data_restored"] is True and c["interrupted"] is False, c
 ' || fail "bad document: $out"
 
@@ -24,6 +24,6 @@ expect_rc 0
 printf '%s\n' "$out" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["capacity"]
-assert c["verdict"] == "genuine" and c["failure_mode"] == "none" and c["real_bytes_min"] == 8 << 30, c
+assert c["verdict"] == "genuine" and c["failure_mode"] == "none" and c["real_min_bytes"] == 8 << 30, c
 ' || fail "bad document for a genuine card: $out"
 exit 0

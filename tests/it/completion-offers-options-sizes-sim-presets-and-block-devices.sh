@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The bash completion completes options, sizes, option values, sim: presets and
-# parameters (as the binary lists them), and whole block devices from /sys/block.
+# The bash completion completes options, sizes in numeric order, option values,
+# sim: presets and parameters (as the binary lists them), and whole block
+# devices from /sys/block, but those only once a test option is on the line.
 . "$(dirname "$0")/../lib.sh"
 repo=$(cd "$TESTS_DIR/.." && pwd)
 # shellcheck source=../../completion/flashbench
@@ -23,6 +24,9 @@ r=$(complete_line "flashbench -"); for o in -a -O -f -s -i -p --json --plot= --p
 # sizes after an option, in both spellings; '=' is a word break, so only the value comes back
 r=$(complete_line "flashbench --erasesize=1"); for s in 1M 1.5M 12M 16M; do has "$r" "$s" "--erasesize=1"; done
 r=$(complete_line "flashbench -b 16"); [ "$r" = "16K 16M" ] || fail "-b 16 -> '$r'"
+r=$(complete_line "flashbench -e "); [ "$r" = "$(printf '%s\n' $r | sort -h | tr '\n' ' ' | sed 's/ $//')" ] ||
+	fail "sizes are not in numeric order: '$r'"
+has "$r" 1.5M "-e"
 r=$(complete_line "flashbench --on-error="); [ "$r" = "stop continue" ] || fail "--on-error= -> '$r'"
 
 # sim: presets and parameters come from the binary's --help
@@ -42,6 +46,14 @@ for d in $(comm -12 <(echo "$before" | sort) <(sized | sort)); do
 	has "$r" "/dev/$d" "/dev/"
 done
 has "$(complete_line "flashbench -a s")" "sim:" "s"
+# no test yet: a device is not what comes next
+for d in /sys/block/*; do
+	[ -e "$d" ] && [ "$(cat "$d/size")" != 0 ] || continue
+	case " $(complete_line "flashbench /dev/") " in *" /dev/${d##*/} "*) fail "/dev/${d##*/} offered before a test option" ;; esac
+	has "$(complete_line "flashbench -v --auto /dev/")" "/dev/${d##*/}" "--auto /dev/"
+	has "$(complete_line "flashbench -Oc 2 /dev/")" "/dev/${d##*/}" "-Oc 2 /dev/"
+	break
+done
 
 # file names for --plot
 touch "$T/run.svg"

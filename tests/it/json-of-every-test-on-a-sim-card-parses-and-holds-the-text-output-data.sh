@@ -23,7 +23,7 @@ d = json.load(open(sys.argv[2]))
 args = sys.argv[3]
 assert d["tool"] == "flashbench" and d["version"], d
 assert d["device"]["name"] == "sim:sdhc-good" and d["device"]["size_bytes"] == 32 << 30, d["device"]
-assert d["status"]["complete"] is True and d["status"]["failures"] == 0, d["status"]
+assert d["status"]["state"] == "complete" and d["status"]["failed_io_count"] == 0, d["status"]
 assert d["parameters"]["blocksize_bytes"] > 0, d["parameters"]
 size = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 def bytes_of(s):
@@ -38,10 +38,10 @@ if args.startswith("-a"):
     assert ints(r[k] for r in rows for k in ("pre_ns", "on_ns", "post_ns", "diff_ns"))
     for r in rows:
         assert abs(r["diff_ns"] - (r["on_ns"] - (r["pre_ns"] + r["post_ns"]) / 2)) <= 1, r
-    assert d["verdict"]["erase_size"]["bytes"] == 4 << 20, d["verdict"]
+    assert d["verdict"]["erase_size"]["size_bytes"] == 4 << 20, d["verdict"]
 elif args.startswith("-O") or args.startswith("-f"):
     key = "open_au" if args.startswith("-O") else "find_fat"
-    assert d["test"] == ("open-au" if key == "open_au" else "find-fat"), d["test"]
+    assert d["test"] == key, d["test"]
     rows = d[key]["rows"]
     assert [r["blocksize_bytes"] for r in rows] == [bytes_of(l.split()[0]) for l in text], "sizes differ"
     ncols = 6 if key == "find_fat" else 1
@@ -51,7 +51,7 @@ elif args.startswith("-O") or args.startswith("-f"):
         assert d["verdict"]["fat_area"]["confidence"] in ("none", "low", "medium", "high"), d["verdict"]
     for r, l in zip(rows, text):
         assert len(r["rate_bytes_per_s"]) == ncols == len(l.split()) - 1, (r, l)
-        for rate, ns, b in zip(r["rate_bytes_per_s"], r["ns"], r["bytes"]):
+        for rate, ns, b in zip(r["rate_bytes_per_s"], r["time_ns"], r["written_bytes"]):
             assert rate > 0 and ns > 0 and b > 0 and abs(rate - b / (ns / 1e9)) / rate < 0.01, r
 elif args.startswith("-s"):
     pts = d["scatter"]["points"]
@@ -61,7 +61,7 @@ elif args.startswith("-s"):
         assert abs(p["offset_bytes"] / 2**20 - mib) < 1e-5 and abs(p["min_ns"] / 1e6 - ms) < 1e-5, (p, l)
 elif args.startswith("-i"):
     rows = d["interval"]["rows"]
-    assert [r["bytes"] for r in rows] == [int(l.split()[0]) for l in text if " bytes: " in l], rows
+    assert [r["transfer_bytes"] for r in rows] == [int(l.split()[0]) for l in text if " bytes: " in l], rows
     assert all(r["min_ns"] <= r["avg_ns"] <= r["max_ns"] for r in rows), rows
     assert d["interval"]["fit"]["rate_bytes_per_s"] > 0 and d["interval"]["fit"]["access_ns"] > 0
 elif args.startswith("-p"):

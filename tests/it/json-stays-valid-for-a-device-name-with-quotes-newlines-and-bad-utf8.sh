@@ -12,7 +12,7 @@ import json, sys
 d = json.load(sys.stdin)
 name = d["device"]["name"]
 assert name.endswith("odd \"card\"\\\n\t\x01\ufffd\ufffd(.img"), repr(name)
-assert d["device"]["kind"] == "file" and d["device"]["size_bytes"] == 64 << 20, d["device"]
+assert d["device"]["kind"] == "regular_file" and d["device"]["size_bytes"] == 64 << 20, d["device"]
 assert len(d["align"]["rows"]) > 5, d["align"]
 ' || fail "invalid JSON or wrong name: $(printf '%s' "$out" | head -n 8)"
 exit 0

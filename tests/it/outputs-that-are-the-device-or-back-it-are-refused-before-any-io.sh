@@ -21,13 +21,14 @@ refused() {	# ARGS...: exit 2, one line naming the output, image unchanged
 	[ "$(md5sum < "$img")" = "$before" ] || fail "$* changed the image"
 }
 refused -a -c 1 -o "$l" "$l"
-refused -a -c 1 --plot="$l" "$l"
+ln -s "$l" "$T/loop.svg" && ln -s "$img" "$T/img.svg"	# a plot name must end in .svg
+refused -a -c 1 --plot="$T/loop.svg" "$l"
 refused -a -c 1 -o "$img" "$l"
 refused -a -c 1 -o "$img" "$l2"
 refused -a -c 1 -o "$img" "$img"
 refused -a -c 1 -o "$T/hardlink" "$img"
 refused -O --preserve -o "$img" "$img"
-refused -O --preserve --plot="$img" -e 1M "$img"
+refused -O --preserve --plot="$T/img.svg" -e 1M "$img"
 refused -O --preserve --backup="$img" -e 1M "$l"
 refused -O --preserve --backup="$T/hardlink" -e 1M "$img"
 refused -s -o "$l2" "$T/hardlink"

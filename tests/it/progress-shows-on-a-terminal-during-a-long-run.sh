@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# On a terminal, a run longer than a second shows "test: percent ETA" on
+# On a terminal, a run longer than a second shows "test: block size,
+# percent, ETA" on
 # stderr, at most 5 times a second, rewritten in place with \r and cleared
 # at the end.
 . "$(dirname "$0")/../lib.sh"
@@ -14,9 +15,9 @@ t0=$(date +%s%N)
 script -qec "timeout -k 5 60 $FB -a --count=$count $img" /dev/null >"$T/tty" 2>&1
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ "$ms" -ge 1300 ] || skip "the run took only $ms ms"
-grep -qaE 'align: [0-9]+% ETA [0-9]+:[0-9]{2}' "$T/tty" ||
+grep -qaE 'align: [0-9.]+KiB blocks, [0-9]+%, ETA [0-9]+:[0-9]{2}' "$T/tty" ||
 	fail "no progress line on the terminal: $(tr '\r' '\n' <"$T/tty" | cat -v | head -n 5)"
-lines=$(grep -aoE 'align: [0-9]+%' "$T/tty" | wc -l)
+lines=$(grep -aoE 'align: [^,]*, [0-9]+%' "$T/tty" | wc -l)
 # shown from 1 s on, at most 5 times a second
 [ "$lines" -le $(((ms - 1000) / 200 + 2)) ] || fail "$lines progress updates in a $ms ms run"
 grep -qa $'\r\033\\[Kalign ' "$T/tty" || fail "the progress line is not cleared before the results: $(cat -v "$T/tty" | head -n 3)"
