@@ -598,28 +598,37 @@ void scatter_result_free(struct scatter_result *r)
 
 /* ---------------------------------------------------------------- -i */
 
-/* Least squares time = access + bytes / rate over the rows' minimum times. */
+/*
+ * Least squares time = access + bytes / rate over the rows' minimum times,
+ * leaving out the smallest sizes, whose times are mostly command overhead.
+ */
 static void interval_fit(struct interval_result *r)
 {
 	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = INTERVAL_FIT_SKIP; i < r->nrows; i++) {
 		if (r->rows[i].failed)
 			continue;
 		double x = (double)r->rows[i].bytes, y = (double)r->rows[i].min_ns;
 		n++; sx += x; sy += y; sxx += x * x; sxy += x * y;
 	}
 	double den = n * sxx - sx * sx;
+	r->fit = FIT_TOO_FEW_SIZES;
 	if (n < 2 || den == 0)
 		return;
 	double slope = (n * sxy - sx * sy) / den;	/* ns per byte */
-	r->fit_rate = slope > 0 ? 1e9 / slope : 0;
+	r->fit = FIT_NOT_RISING;
+	if (slope <= 0)
+		return;
+	r->fit = FIT_OK;
+	r->fit_rate = 1e9 / slope;
 	r->fit_access_ns = (int64_t)((sy - slope * sx) / n);
 }
 
-/* min, average and max of one size's tries */
-static void interval_row_from(struct interval_row *row, const struct vm_result *tries)
+/* min, average and max of one size's tries; res is (warm-up, tries) */
+static void interval_row_from(struct interval_row *row, const struct vm_result *res)
 {
+	const struct vm_result *tries = res->kind == VR_LIST && res->nitems == 2 ? &res->items[1] : res;
 	int64_t sum = 0;
 
 	if (tries->kind != VR_LIST) {
@@ -646,6 +655,38 @@ static void interval_row_from(struct interval_row *row, const struct vm_result *
 	row->rate = row->min_ns > 0 ? (double)row->bytes * 1e9 / (double)row->min_ns : 0;
 }
 
+/*
+ * Distance between the reads of one size: the warm-up and each try read a
+ * different place (a card's read buffer must not serve a try), 1 + count
+ * places of the largest size from the base if they fit, closer otherwise.
+ */
+static uint64_t interval_stride(const struct dev *d, const struct params *p, uint64_t base)
+{
+	uint64_t largest = interval_largest(d, p), room = d->size - base - largest;
+	uint64_t stride = room / (uint64_t)p->count / d->lbs * d->lbs;
+
+	return stride < largest ? stride : largest;
+}
+
+/*
+ * Per size (512 B doubling): a warm-up read whose time is dropped, then
+ * --count reads, stride bytes apart after it.
+ */
+static struct vm_op *interval_program(struct vm_program *prog, const struct dev *d,
+				      const struct params *p, uint64_t stride)
+{
+	struct vm_op *tries = vm_op(prog, VM_OFF_LIN, (int64_t)stride, p->count,
+				    vm_op(prog, VM_READ, 0, 0, NULL));
+	if (!stride)	/* OFF_LIN with stride 0 means "the length": keep the place */
+		tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
+	struct vm_op *steps[2] = {
+		vm_op(prog, VM_DROP, 0, 0, vm_op(prog, VM_READ, 0, 0, NULL)),
+		vm_op(prog, VM_OFF_FIXED, (int64_t)stride, 0, tries),
+	};
+	return vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p),
+		     vm_seq(prog, 2, steps));
+}
+
 int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
 {
 	uint64_t base = p->offset_set ? p->offset : 0;
@@ -655,14 +696,13 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
 	if (!r->rows)
 		return -1;
+	r->stride = interval_stride(d, p, base);
 	m_begin(&m, d);
-	struct vm_program *prog = m.prog;
-	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
-	struct vm_op *op = vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p), tries);
+	struct vm_op *op = interval_program(m.prog, d, p, r->stride);
 	if (m_start(&m, p, op, 0) < 0)
 		return m_finish(&m, &r->st);
-	progress_start("interval", NULL, (uint64_t)p->interval_order * (uint64_t)p->count);
-	struct vm_result *res = vm_run(&m.c, prog, op, base);
+	progress_start("interval", NULL, (uint64_t)p->interval_order * (uint64_t)(p->count + 1));
+	struct vm_result *res = vm_run(&m.c, m.prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
 		row->bytes = (uint64_t)d->lbs << i;

@@ -107,10 +107,19 @@ struct interval_row {
 	double rate;		/* bytes / avg time */
 	bool failed;
 };
+/* Why -i has no fit line: */
+enum interval_fit {
+	FIT_OK,
+	FIT_TOO_FEW_SIZES,	/* fewer than 2 sizes after leaving out the 3 smallest */
+	FIT_NOT_RISING,		/* times do not grow with the transfer size */
+};
+#define INTERVAL_FIT_SKIP 3	/* smallest sizes left out of the fit (setup noise) */
 struct interval_result {
 	int nrows;
 	struct interval_row *rows;
-	double fit_rate;	/* regression: bytes per second */
+	uint64_t stride;	/* bytes between one try's read and the next */
+	enum interval_fit fit;
+	double fit_rate;	/* regression: bytes per second; 0 unless FIT_OK */
 	int64_t fit_access_ns;	/* regression: access time */
 	struct run_status st;
 };

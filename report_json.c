@@ -171,9 +171,9 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 		jw_object_end(w);
 	}
 	jw_array_end(w);
-	jw_object_begin(w, "fit");
-	jw_double(w, "rate_bytes_per_s", r->fit_rate);
-	jw_int(w, "access_ns", r->fit_access_ns);
+	jw_object_begin(w, "fit");	/* nulls when there is no meaningful fit */
+	rate_or_null(w, "rate_bytes_per_s", r->fit_rate, r->fit != FIT_OK);
+	ns_or_null(w, "access_ns", r->fit_access_ns, r->fit != FIT_OK);
 	jw_object_end(w);
 	jw_object_end(w);
 }

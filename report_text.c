@@ -49,6 +49,25 @@ void text_scatter(FILE *f, const struct scatter_result *r)
 	}
 }
 
+/* The regression line; always there, saying so when there is no fit. */
+static void print_fit(FILE *f, const struct interval_result *r)
+{
+	char t[FMT_BUF];
+
+	switch (r->fit) {
+	case FIT_OK:
+		fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(t, r->fit_access_ns));
+		break;
+	case FIT_TOO_FEW_SIZES:
+		fprintf(f, "no fit: needs 2 sizes besides the %d smallest (--interval-order=%d or more)\n",
+			INTERVAL_FIT_SKIP, INTERVAL_FIT_SKIP + 2);
+		break;
+	case FIT_NOT_RISING:
+		fputs("no fit: read times do not grow with the transfer size\n", f);
+		break;
+	}
+}
+
 void text_interval(FILE *f, const struct interval_result *r)
 {
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
@@ -63,17 +82,19 @@ void text_interval(FILE *f, const struct interval_result *r)
 			fmt_time(a, row->min_ns), fmt_time(b, row->avg_ns), fmt_time(c, row->max_ns),
 			row->rate / 1e6);
 	}
-	if (r->fit_rate <= 0)
-		return;
-	fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(a, r->fit_access_ns));
+	print_fit(f, r);
 	for (int i = 0; i < r->nrows; i++) {
 		const struct interval_row *row = &r->rows[i];
-		if (row->failed)
+		if (row->failed) {
+			fprintf(f, "bytes %" PRIu64 ", read failed\n", row->bytes);
 			continue;
-		double overhead = (double)row->min_ns - (double)r->fit_access_ns -
-				  (double)row->bytes * 1e9 / r->fit_rate;
-		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead %g\n", row->bytes, row->min_ns,
-			overhead);
+		}
+		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead ", row->bytes, row->min_ns);
+		if (r->fit == FIT_OK)
+			fprintf(f, "%g\n", (double)row->min_ns - (double)r->fit_access_ns -
+					    (double)row->bytes * 1e9 / r->fit_rate);
+		else
+			fputs("n/a\n", f);
 	}
 }
 

@@ -128,6 +128,7 @@ struct sim {
 	int64_t now;
 	uint64_t rng;
 	FILE *record;
+	FILE *trace;
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -154,6 +155,7 @@ static const char *const sized_keys[NSIZED] = { "size", "erasesize", "pagesize",
 
 struct spec_extra {
 	char record[4096];
+	char trace[4096];
 	bool random_au_given;
 	char typed[NSIZED][64];	/* size values as the user wrote them, for messages */
 };
@@ -210,6 +212,12 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 		if (!*val || strlen(val) >= sizeof(x->record))
 			return fail(err, errlen, "sim: record=%s: needs a file name", val);
 		strcpy(x->record, val);
+		return 0;
+	}
+	if (!strcmp(key, "trace")) {
+		if (!*val || strlen(val) >= sizeof(x->trace))
+			return fail(err, errlen, "sim: trace=%s: needs a file name", val);
+		strcpy(x->trace, val);
 		return 0;
 	}
 	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
@@ -363,6 +371,14 @@ struct sim *sim_create(const char *spec, char *err, size_t errlen)
 		}
 		setvbuf(s->record, NULL, _IOLBF, 0);
 	}
+	if (x.trace[0]) {
+		s->trace = fopen(x.trace, "a");
+		if (!s->trace) {
+			fail(err, errlen, "sim: trace=%s: %s", x.trace, strerror(errno));
+			sim_destroy(s);
+			return NULL;
+		}
+	}
 	return s;
 }
 
@@ -372,6 +388,8 @@ void sim_destroy(struct sim *s)
 		return;
 	if (s->record)
 		fclose(s->record);
+	if (s->trace)
+		fclose(s->trace);
 	free(s->eb);
 	free(s);
 }
@@ -546,6 +564,13 @@ static int check_io(const struct sim *s, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* trace=FILE: every I/O in order, "R|W|D off len" (the test of access patterns) */
+static void trace(struct sim *s, char op, uint64_t off, uint64_t len)
+{
+	if (s->trace)
+		fprintf(s->trace, "%c %llu %llu\n", op, (unsigned long long)off, (unsigned long long)len);
+}
+
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 {
 	int rc = check_io(s, off, len);
@@ -558,6 +583,7 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	if (crosses(off, len, s->cfg.erasesize))
 		cost += s->t.eb_cross;
 	*ns = charge(s, cost);
+	trace(s, 'R', off, len);
 	return 0;
 }
 
@@ -576,6 +602,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		pos += n;
 	}
 	*ns = charge(s, cost);
+	trace(s, 'W', off, len);
 	if (s->record)
 		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
 	return 0;
@@ -597,6 +624,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		s->eb[eb].erased = 1;
 	}
 	*ns = charge(s, s->t.discard_lat + (double)n * s->t.erase);
+	trace(s, 'D', off, len);
 	if (s->record)
 		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
 	return 0;
@@ -624,6 +652,7 @@ const char *sim_help(void)
 		"  seed=N           jitter seed (default 1)\n"
 		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
 		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
+		"  trace=FILE       append \"R|W|D off len\" per read, write and discard\n"
 		"  Presets:\n");
 	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",
