@@ -545,6 +545,7 @@ int main(int argc, char **argv)
 	struct outputs dst = { .out = open_output(o.out), .plot = o.plot ? open_output(o.plot) : NULL };
 	int status;
 	if (o.action == ACT_AUTO) {
+		o.p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json,
 					.max_write = o.max_write, .device_name = o.device };
 		status = auto_run(&d, &o.p, &ao, dst.out);

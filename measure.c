@@ -301,16 +301,23 @@ static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *ou
 		out[(*n)++] = a;
 }
 
-int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
+/* The original's top boundary: the smallest power of two >= size / 7. */
+static uint64_t align_top(uint64_t size)
 {
 	uint64_t top = 1;
+
+	while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS)
+		top *= 2;
+	return top;
+}
+
+int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
+{
 	int n = 0;
 
 	if (size < 4 * bs)
 		return 0;
-	while (top * 4 <= size)	/* largest power of two with 2 * top <= size */
-		top *= 2;
-	for (uint64_t a = top; a >= 2 * bs && a >= 4; a /= 2) {
+	for (uint64_t a = align_top(size); a >= 2 * bs && a >= 4; a /= 2) {
 		add_boundary(a, bs, lbs, out, &n, max);
 		add_boundary(a / 4 * 3, bs, lbs, out, &n, max);
 	}
@@ -318,82 +325,117 @@ int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out
 }
 
 /*
- * Boundary places for one alignment: up to seven multiples of it, spread
- * across the device. The step is a power-of-two multiple of the alignment,
- * so a 6 MiB row on a 12 MiB card only ever lands on odd multiples of 6 MiB
- * and stays cleanly low.
+ * The original's places for boundary a: k * top + a for k = 0..6, wrapping
+ * modulo the device size. No read may leave the device: a place too close
+ * to either end (only after wrapping) moves by a, away from that end.
  */
-static int align_positions(uint64_t size, uint64_t a, uint64_t bs, uint64_t *step)
+static int align_places(uint64_t size, uint64_t a, uint64_t bs, uint64_t place[ALIGN_POSITIONS])
 {
-	int n = 0;
-	uint64_t mult = 1;
+	uint64_t top = align_top(size);
 
-	while (a + (ALIGN_POSITIONS - 1) * a * mult * 2 + bs <= size)
-		mult *= 2;
-	*step = a * mult;
-	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += *step)
-		n++;
-	return n;
+	for (int k = 0; k < ALIGN_POSITIONS; k++) {
+		uint64_t p = ((uint64_t)k * top + a) % size;
+		if (p < bs && p + a + bs <= size)
+			p += a;
+		else if (p + bs > size && p >= a + bs)
+			p -= a;
+		place[k] = p;
+	}
+	return ALIGN_POSITIONS;
 }
 
 /*
- * One row: at each place, --count times (pre, on, post) reads; the minimum
- * per place is taken, then the places are averaged.
+ * --auto's places: up to seven multiples of a, a power-of-two multiple of a
+ * apart, so a 6 MiB row on a 12 MiB card only lands on odd multiples of
+ * 6 MiB and stays cleanly low. Fewer places where the device is small.
  */
-static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
-				       uint64_t step, int npos)
+static int align_spread_places(uint64_t size, uint64_t a, uint64_t bs,
+			       uint64_t place[ALIGN_POSITIONS])
 {
-	uint64_t bs = p->blocksize;
-	struct vm_op *read = vm_op(prog, VM_READ, 0, 0, NULL);
-	struct vm_op *three[3] = {
-		vm_op(prog, VM_OFF_FIXED, 0, 0, read),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)(bs / 2), 0, read),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)bs, 0, read),
-	};
-	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
-	struct vm_op *places = vm_op(prog, VM_OFF_LIN, (int64_t)step, npos, tries);
-	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, places);
+	uint64_t step = a;
+	int n = 0;
+
+	while (a + (ALIGN_POSITIONS - 1) * step * 2 + bs <= size)
+		step *= 2;
+	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += step)
+		place[n++] = p;
+	return n;
 }
 
-/* res: places x tries x {pre, on, post} */
+/* Read one block at each place, at offset delta from it: a VM_SEQ of 7. */
+static struct vm_op *align_sweep(struct vm_program *prog, const uint64_t *place, int n,
+				 int64_t delta)
+{
+	struct vm_op *reads[ALIGN_POSITIONS];
+
+	for (int k = 0; k < n; k++)
+		reads[k] = vm_op(prog, VM_OFF_FIXED, (int64_t)place[k] + delta, 0,
+				 vm_op(prog, VM_READ, 0, 0, NULL));
+	return vm_seq(prog, n, reads);
+}
+
+/*
+ * One row, as the original: each try reads the "pre" block (ending at the
+ * boundary) at all 7 places, then the "on" block (straddling it) at all 7,
+ * then the "post" block (starting at it) at all 7. Run at offset 0.
+ */
+static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
+				       const uint64_t *place, int n)
+{
+	int64_t bs = (int64_t)p->blocksize;
+	struct vm_op *three[3] = {
+		align_sweep(prog, place, n, -bs),
+		align_sweep(prog, place, n, -bs / 2),
+		align_sweep(prog, place, n, 0),
+	};
+	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
+	return vm_op(prog, VM_LEN_FIXED, bs, 0, tries);
+}
+
+/* res: tries x {pre, on, post} x places; minimum per place, average over places */
 static void align_row_from(struct align_row *row, const struct vm_result *res)
 {
-	int64_t sum[3] = { 0 };
+	const int n = row->positions;
+	int64_t best[3][ALIGN_POSITIONS], sum[3] = { 0 };
 
-	for (int i = 0; i < res->nitems; i++) {
-		const struct vm_result *tries = &res->items[i];
-		int64_t best[3] = { INT64_MAX, INT64_MAX, INT64_MAX };
-		if (tries->kind != VR_LIST) {	/* cut short by an interrupt */
-			row->failed = true;
-			return;
-		}
-		for (int t = 0; t < tries->nitems; t++)
-			for (int k = 0; k < 3; k++) {
-				const struct vm_result *triple = &tries->items[t];
-				const struct vm_result *s = triple->kind == VR_LIST ? &triple->items[k] : triple;
-				if (s->kind != VR_SAMPLE) {
-					row->failed = true;
-					return;
-				}
-				if (s->ns < best[k])
-					best[k] = s->ns;
-			}
-		for (int k = 0; k < 3; k++)
-			sum[k] += best[k];
-	}
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < ALIGN_POSITIONS; i++)
+			best[k][i] = INT64_MAX;
 	if (res->kind != VR_LIST || res->nitems == 0) {
 		row->failed = true;
 		return;
 	}
-	row->pre_ns = sum[0] / res->nitems;
-	row->on_ns = sum[1] / res->nitems;
-	row->post_ns = sum[2] / res->nitems;
+	for (int t = 0; t < res->nitems; t++) {
+		const struct vm_result *try = &res->items[t];
+		for (int k = 0; k < 3; k++) {
+			const struct vm_result *sweep = try->kind == VR_LIST && try->nitems == 3 ? &try->items[k] : NULL;
+			if (!sweep || sweep->kind != VR_LIST || sweep->nitems != n) {
+				row->failed = true;	/* cut short by an interrupt */
+				return;
+			}
+			for (int i = 0; i < n; i++) {
+				const struct vm_result *s = &sweep->items[i];
+				if (s->kind != VR_SAMPLE) {
+					row->failed = true;
+					return;
+				}
+				if (s->ns < best[k][i])
+					best[k][i] = s->ns;
+			}
+		}
+	}
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < n; i++)
+			sum[k] += best[k][i];
+	row->pre_ns = sum[0] / n;
+	row->on_ns = sum[1] / n;
+	row->post_ns = sum[2] / n;
 	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
 }
 
 int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 {
-	uint64_t bounds[128];
+	uint64_t bounds[128], place[ALIGN_POSITIONS];
 	int n = align_boundaries(d->size, p->blocksize, d->lbs, bounds, 128);
 	struct vm_op *ops[128];
 	struct measurement m;
@@ -406,17 +448,18 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 		return -1;
 	m_begin(&m, d);
 	for (int i = 0; i < n; i++) {
-		uint64_t step;
 		r->rows[i].align = bounds[i];
-		r->rows[i].positions = align_positions(d->size, bounds[i], p->blocksize, &step);
-		ops[i] = align_row_program(m.prog, p, step, r->rows[i].positions);
+		r->rows[i].positions = p->align_spread
+			? align_spread_places(d->size, bounds[i], p->blocksize, place)
+			: align_places(d->size, bounds[i], p->blocksize, place);
+		ops[i] = align_row_program(m.prog, p, place, r->rows[i].positions);
 	}
 	if (m_start(&m, p, NULL, p->blocksize) < 0)
 		return m_finish(&m, &r->st);
 	progress_start("align", NULL, (uint64_t)n * ALIGN_POSITIONS * 3 * (uint64_t)p->count);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];
-		align_row_from(row, vm_run(&m.c, m.prog, ops[i], bounds[i] - p->blocksize));
+		align_row_from(row, vm_run(&m.c, m.prog, ops[i], 0));
 	}
 	if (m_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
 		r->nrows--;	/* cut short, not failed: leave it out */

@@ -28,6 +28,12 @@ struct params {
 	long long interval_order;	/* required by -i */
 	enum vm_on_error on_read_error, on_write_error;
 	/*
+	 * -a places: false (default) = the original's k * top + A, modulo the
+	 * size; true = A plus power-of-two multiples of A, so a 3*2^n boundary
+	 * is hit at every place (--auto's choice; not the original's I/O).
+	 */
+	bool align_spread;
+	/*
 	 * Optional, for --auto: called after each --open-au/--find-fat row;
 	 * returning false ends the measurement there (complete, not partial).
 	 */
