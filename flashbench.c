@@ -491,9 +491,13 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	struct report rep = { .device = o->device, .dev = d, .params = &o->p };
 	char err[4096];
 	int status = 0;
-	struct span spans[4];
-	int nspans = write_spans(d, o, spans, 4);
+	static struct span spans[OPEN_AU_NR_LIMIT];
+	int nspans = write_spans(d, o, spans, OPEN_AU_NR_LIMIT);
 
+	if (o->action == ACT_OPEN_AU && open_au_spacing(d, &o->p) < OPEN_AU_SPACING)
+		fprintf(stderr, "flashbench: %s: --open-au: erase blocks %u erase sizes apart, "
+			"not the original's %d, which do not fit\n", d->path,
+			open_au_spacing(d, &o->p), OPEN_AU_SPACING);
 	if (o->verbose)
 		for (int i = 0; i < nspans; i++)
 			fprintf(stderr, "flashbench: %s: will overwrite bytes %" PRIu64 " to %" PRIu64 "\n",

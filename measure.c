@@ -115,6 +115,26 @@ static uint64_t open_au_offset(const struct params *p)
 	return p->offset_set ? p->offset : open_au_default_offset(p);
 }
 
+/* From the first --open-au erase block to the end of the last, spacing erase sizes apart. */
+static uint64_t open_au_reach(const struct params *p, unsigned int spacing)
+{
+	return p->erasesize * ((uint64_t)(p->open_au_nr - 1) * spacing + 1);
+}
+
+/*
+ * The original's 12 erase sizes between the erase blocks, or where that
+ * does not fit on the device the widest spacing that does (>= 1).
+ */
+unsigned int open_au_spacing(const struct dev *d, const struct params *p)
+{
+	uint64_t off = p->offset_set ? p->offset : open_au_default_offset(p);
+
+	for (unsigned int s = OPEN_AU_SPACING; s > 1; s--)
+		if (off <= d->size && open_au_reach(p, s) <= d->size - off)
+			return s;
+	return 1;
+}
+
 static int check_offset(const struct dev *d, const struct params *p, char *err, size_t n)
 {
 	if (p->offset_set && p->offset % d->lbs)
@@ -130,13 +150,12 @@ int open_au_check(const struct dev *d, const struct params *p, char *err, size_t
 {
 	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
 		return -1;
-	if (p->open_au_nr < 1 || p->open_au_nr > RATE_MAX_COLS * 16)
+	if (p->open_au_nr < 1 || p->open_au_nr > OPEN_AU_NR_LIMIT)
 		return fail(err, n, "--open-au-nr=%lld: must be between 1 and %d", p->open_au_nr,
-			    RATE_MAX_COLS * 16);
+			    OPEN_AU_NR_LIMIT);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--open-au-nr=%lld", p->open_au_nr);
-	return check_span_fits(d, opt, open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr,
-			       err, n);
+	return check_span_fits(d, opt, open_au_offset(p), open_au_reach(p, 1), err, n);
 }
 
 int find_fat_check(const struct dev *d, const struct params *p, char *err, size_t n)
@@ -204,11 +223,12 @@ int program_check(const struct dev *d, const struct params *p, char *err, size_t
 
 int open_au_spans(const struct dev *d, const struct params *p, struct span *out, int max)
 {
-	(void)d;
-	if (max < 1)
-		return 0;
-	out[0] = (struct span){ open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr };
-	return 1;
+	uint64_t stride = open_au_spacing(d, p) * p->erasesize;
+	int n = 0;
+
+	for (long long i = 0; i < p->open_au_nr && n < max; i++)
+		out[n++] = (struct span){ open_au_offset(p) + (uint64_t)i * stride, p->erasesize };
+	return n;
 }
 
 int find_fat_spans(const struct dev *d, const struct params *p, struct span *out, int max)
@@ -508,14 +528,17 @@ static enum vm_opcode chunk_order(const struct params *p)
 }
 
 /*
- * One erase block's worth in chunks of bs, each chunk position written in
- * `ways` erase blocks round-robin: the throughput of the whole row.
+ * One erase block's worth in chunks of bs (in order, or LFSR order with
+ * --random), each chunk position written in `ways` erase blocks, way_stride
+ * apart, visited in LFSR order (the original's: a too small erase-size
+ * guess then never puts two "erase blocks" in one real one): the
+ * throughput of the whole row. The data is the original's 0x5a.
  */
 static struct vm_op *rate_program(struct vm_program *prog, const struct params *p, uint64_t bs,
-				  int64_t ways)
+				  int64_t ways, uint64_t way_stride)
 {
-	struct vm_op *write = vm_op(prog, VM_WRITE_RANDOM, 0, 0, NULL);
-	struct vm_op *across = vm_op(prog, VM_OFF_LIN, (int64_t)p->erasesize, ways, write);
+	struct vm_op *write = vm_op(prog, VM_WRITE_5A, 0, 0, NULL);
+	struct vm_op *across = vm_op(prog, VM_OFF_RAND, (int64_t)way_stride, ways, write);
 	struct vm_op *chunks = vm_op(prog, chunk_order(p), 0, -(int64_t)p->erasesize, across);
 	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
 }
@@ -546,7 +569,10 @@ static bool keep_going(const struct params *p, const struct rate_row *row)
 	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
 }
 
-/* For each block size: cols runs of `ways`-erase-block programs, col_stride apart. */
+/*
+ * For each block size: cols runs of `ways`-erase-block programs, col_stride
+ * apart, their erase blocks r->spacing erase sizes apart.
+ */
 static int measure_rates(struct dev *d, const struct params *p, struct rate_result *r,
 			 const char *test, int cols, int64_t ways, uint64_t base, uint64_t col_stride)
 {
@@ -556,7 +582,7 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 
 	m_begin(&m, d);
 	for (uint64_t bs = p->erasesize; bs >= p->blocksize && n < 64; bs /= 2)
-		ops[n++] = rate_program(m.prog, p, bs, ways);
+		ops[n++] = rate_program(m.prog, p, bs, ways, r->spacing * p->erasesize);
 	if (m_start(&m, p, ops[0], 0) < 0)
 		return m_finish(&m, &r->st);
 	progress_start(test, NULL, rate_ios(p) * (uint64_t)cols * (uint64_t)ways);
@@ -580,6 +606,7 @@ int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r
 
 	if (alloc_rate_result(r, p, off, p->open_au_nr) < 0)
 		return -1;
+	r->spacing = open_au_spacing(d, p);
 	return measure_rates(d, p, r, "open-au", 1, p->open_au_nr, off, 0);
 }
 
@@ -587,6 +614,7 @@ int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *
 {
 	if (alloc_rate_result(r, p, 0, p->fat_nr) < 0)
 		return -1;
+	r->spacing = 1;
 	return measure_rates(d, p, r, "find-fat", (int)p->fat_nr, 1, 0, p->erasesize);
 }
 

@@ -76,6 +76,8 @@ struct align_result {
 
 /* --open-au and --find-fat: one row per block size, one column per run/AU */
 #define RATE_MAX_COLS 64
+#define OPEN_AU_NR_LIMIT (RATE_MAX_COLS * 16)
+#define OPEN_AU_SPACING 12	/* erase sizes from one --open-au erase block to the next */
 struct rate_row {
 	uint64_t blocksize;
 	int ncols;
@@ -87,6 +89,7 @@ struct rate_row {
 struct rate_result {
 	uint64_t erasesize, blocksize, offset;
 	long long nr;		/* open-au-nr, or fat-nr */
+	unsigned int spacing;	/* erase sizes from one open-au erase block to the next */
 	bool random;
 	int nrows;
 	struct rate_row *rows;	/* erasesize first, halving */
@@ -167,6 +170,8 @@ int open_au_spans(const struct dev *d, const struct params *p, struct span *out,
 int find_fat_spans(const struct dev *d, const struct params *p, struct span *out, int max);
 int program_spans(const struct dev *d, const struct params *p, struct span *out, int max);
 uint64_t open_au_default_offset(const struct params *p);
+/* 12 (the original's), or less where that does not fit on the device */
+unsigned int open_au_spacing(const struct dev *d, const struct params *p);
 
 /*
  * The measurements. 0 when complete, -1 when partial (interrupted or an
