@@ -176,20 +176,21 @@ static uint64_t scatter_points(const struct params *p)
 
 int scatter_check(const struct dev *d, const struct params *p, char *err, size_t n)
 {
-	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n) ||
-	    check_offset(d, p, err, n))
+	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n))
 		return -1;
+	if (p->offset_set)
+		return fail(err, n, "--offset=%" PRIu64 ": -s reads from the start of the device, as the original did; it takes no --offset",
+			    p->offset);
 	if (p->scatter_order < 0 || p->scatter_order > 24)
 		return fail(err, n, "--scatter-order=%lld: must be between 0 and 24", p->scatter_order);
 	if (p->scatter_span < 1 || p->scatter_span > 1 << 20)
 		return fail(err, n, "--scatter-span=%lld: must be between 1 and %d", p->scatter_span, 1 << 20);
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
-	uint64_t step = p->blocksize * (uint64_t)p->scatter_span;
 	char opt[64];
 	snprintf(opt, sizeof opt, "--scatter-order=%lld", p->scatter_order);
-	return check_span_fits(d, opt, p->offset_set ? p->offset : 0,
-			       step * (scatter_points(p) - 1) + p->blocksize, err, n);
+	return check_span_fits(d, opt, 0, p->blocksize * (scatter_points(p) - 1 + (uint64_t)p->scatter_span),
+			       err, n);
 }
 
 static uint64_t interval_largest(const struct dev *d, const struct params *p)
@@ -626,38 +627,84 @@ void rate_result_free(struct rate_result *r)
 
 /* ---------------------------------------------------------------- -s */
 
+/*
+ * The minimum per place over the passes. order[i] is the place of a pass's
+ * i-th read (the VM's LFSR order; a failed read carries no offset).
+ */
+static void scatter_points_from(struct scatter_result *r, const struct vm_result *passes,
+				const uint64_t *order, uint64_t n, bool interrupted)
+{
+	uint64_t *seen = calloc(n, sizeof *seen);
+
+	if (!seen)
+		return;
+	for (uint64_t j = 0; j < n; j++)
+		r->points[j] = (struct scatter_point){ .off = j * r->blocksize, .min_ns = INT64_MAX };
+	for (int t = 0; passes->kind == VR_LIST && t < passes->nitems; t++) {
+		const struct vm_result *pass = &passes->items[t];
+		for (int i = 0; pass->kind == VR_LIST && i < pass->nitems; i++) {
+			const struct vm_result *s = &pass->items[i];
+			uint64_t j = order[i];
+			if ((uint64_t)i >= n || j >= n)
+				continue;
+			seen[j]++;
+			if (s->kind != VR_SAMPLE)
+				r->points[j].failed = true;
+			else if (s->ns < r->points[j].min_ns)
+				r->points[j].min_ns = s->ns;
+		}
+	}
+	for (uint64_t j = 0; j < n; j++) {
+		struct scatter_point pt = r->points[j];
+		if (!seen[j] && interrupted)
+			continue;	/* cut short, not failed: leave it out */
+		pt.failed = pt.failed || !seen[j];
+		if (pt.failed)
+			pt.min_ns = 0;
+		r->points[r->npoints++] = pt;
+	}
+	free(seen);
+}
+
+/*
+ * -s as the original: the places j * blocksize for j < 2^order, visited in
+ * LFSR order, one pass per --count try, each read --scatter-span blocks.
+ */
 int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r)
 {
-	uint64_t n = scatter_points(p), step = p->blocksize * (uint64_t)p->scatter_span;
-	uint64_t base = p->offset_set ? p->offset : 0;
+	uint64_t n = scatter_points(p);
 	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->blocksize = p->blocksize;
-	r->span_bytes = step;
+	r->span_bytes = p->blocksize * (uint64_t)p->scatter_span;
 	r->points = calloc(n, sizeof *r->points);
 	if (!r->points)
 		return -1;
 	m_begin(&m, d);
 	struct vm_program *prog = m.prog;
-	struct vm_op *min = vm_op(prog, VM_MIN, 0, 0,
-				  vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL)));
-	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)p->blocksize, 0,
-				 vm_op(prog, VM_OFF_LIN, (int64_t)step, (int64_t)n, min));
-	if (m_start(&m, p, op, 0) < 0)
-		return m_finish(&m, &r->st);
-	progress_start("scatter", NULL, n * (uint64_t)p->count);
-	struct vm_result *res = vm_run(&m.c, prog, op, base);
-	for (int i = 0; i < res->nitems; i++) {
-		struct scatter_point *pt = &r->points[r->npoints++];
-		pt->off = base + step * (uint64_t)i;
-		pt->failed = res->items[i].kind != VR_SAMPLE;
-		pt->min_ns = pt->failed ? 0 : res->items[i].ns;
-		if (pt->failed && m.c.interrupted) {
-			r->npoints--;
-			break;
+	struct vm_op *pass = vm_op(prog, VM_OFF_RAND, (int64_t)p->blocksize, (int64_t)n,
+				   vm_op(prog, VM_READ, 0, 0, NULL));
+	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)r->span_bytes, 0,
+				 vm_op(prog, VM_REPEAT, p->count, 0, pass));
+	uint64_t *order = calloc(n, sizeof *order);
+	if (!order || m_start(&m, p, op, 0) < 0) {
+		free(order);
+		if (!order) {
+			m.c.stopped = true;
+			m.c.nfailures = 1;
+			m.c.first_failure = (struct vm_failure){ .len = n, .err = ENOMEM, .op = VM_READ };
 		}
+		return m_finish(&m, &r->st);
 	}
+	struct lfsr l;
+	lfsr_init(&l, n, (uint32_t)m.c.seed);	/* the order OFF_RAND visits the places in */
+	for (uint64_t i = 0; i < n; i++)
+		order[i] = lfsr_next(&l);
+	progress_start("scatter", NULL, n * (uint64_t)p->count);
+	struct vm_result *res = vm_run(&m.c, prog, op, 0);
+	scatter_points_from(r, res, order, n, m.c.interrupted);
+	free(order);
 	return m_finish(&m, &r->st);
 }
 
