@@ -215,8 +215,8 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_DISCARD: parse_discard(o, arg); break;
 	case OPT_ANALYZE: set_action(o, ACT_ANALYZE, "analyze"); o->analyze_file = arg; break;
 	case OPT_RESTORE: set_action(o, ACT_RESTORE, "restore"); o->restore_file = arg; break;
-	case 'b': p->blocksize = size_arg(c, arg); break;
-	case 'e': p->erasesize = size_arg(c, arg); break;
+	case 'b': p->blocksize = size_arg(c, arg); p->blocksize_set = true; break;
+	case 'e': p->erasesize = size_arg(c, arg); p->erasesize_set = true; break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
 	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
 	case 'r': p->random = true; break;
@@ -498,6 +498,8 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 		fprintf(stderr, "flashbench: %s: --open-au: erase blocks %u erase sizes apart, "
 			"not the original's %d, which do not fit\n", d->path,
 			open_au_spacing(d, &o->p), OPEN_AU_SPACING);
+	if (o->verbose && o->action == ACT_PROGRAM)
+		text_program_legend(stderr);
 	if (o->verbose)
 		for (int i = 0; i < nspans; i++)
 			fprintf(stderr, "flashbench: %s: will overwrite bytes %" PRIu64 " to %" PRIu64 "\n",

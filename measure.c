@@ -211,13 +211,28 @@ int interval_check(const struct dev *d, const struct params *p, char *err, size_
 	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, interval_largest(d, p), err, n);
 }
 
+static uint64_t program_offset(const struct params *p)
+{
+	return p->offset_set ? p->offset : PROGRAM_OFFSET;
+}
+
+/* The original's sizes, 2 MiB down to 512 bytes (or the logical block size). */
+static uint64_t program_smallest(const struct dev *d)
+{
+	return d->lbs > 512 ? d->lbs : 512;
+}
+
 int program_check(const struct dev *d, const struct params *p, char *err, size_t n)
 {
-	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
+	if (check_nonempty(d, err, n) || check_offset(d, p, err, n))
 		return -1;
-	char opt[64];
-	snprintf(opt, sizeof opt, "--erasesize=%" PRIu64, p->erasesize);
-	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, p->erasesize, err, n);
+	if (p->erasesize_set || p->blocksize_set)
+		return fail(err, n, "--%s=%" PRIu64 ": -p uses the original's sizes (2MiB down to 512B in 4MiB) and takes no --erasesize or --blocksize",
+			    p->erasesize_set ? "erasesize" : "blocksize",
+			    p->erasesize_set ? p->erasesize : p->blocksize);
+	if (PROGRAM_LARGEST % d->lbs)
+		return fail(err, n, "%s: logical block size %u does not divide -p's 2MiB chunks", d->path, d->lbs);
+	return check_span_fits(d, "-p", program_offset(p), PROGRAM_REGION, err, n);
 }
 
 /* ------------------------------------------------------------------ spans */
@@ -246,7 +261,7 @@ int program_spans(const struct dev *d, const struct params *p, struct span *out,
 	(void)d;
 	if (max < 1)
 		return 0;
-	out[0] = (struct span){ p->offset_set ? p->offset : 0, p->erasesize };
+	out[0] = (struct span){ program_offset(p), PROGRAM_REGION };
 	return 1;
 }
 
@@ -843,64 +858,68 @@ void interval_result_free(struct interval_result *r)
 /* ---------------------------------------------------------------- -p */
 
 struct program_step {
-	const char *label;
 	enum vm_opcode io;
 	bool random;
 };
 
-static const struct program_step program_steps[] = {
-	{ "write zeros linear", VM_WRITE_ZERO, false },
-	{ "write ones linear", VM_WRITE_ONES, false },
-	{ "write 0x5a linear", VM_WRITE_5A, false },
-	{ "write zeros random", VM_WRITE_ZERO, true },
-	{ "write ones random", VM_WRITE_ONES, true },
-	{ "write 0x5a random", VM_WRITE_5A, true },
-	{ "read linear", VM_READ, false },
-	{ "read random", VM_READ, true },
+/* The original's columns, in its order. */
+static const struct program_step program_steps[PROGRAM_COLUMNS] = {
+	{ VM_WRITE_ZERO, false }, { VM_WRITE_ONES, false }, { VM_WRITE_5A, false }, { VM_READ, false },
+	{ VM_WRITE_ZERO, true }, { VM_WRITE_ONES, true }, { VM_WRITE_5A, true }, { VM_READ, true },
 };
-#define NSTEPS (int)(sizeof program_steps / sizeof program_steps[0])
+const char *const program_labels[PROGRAM_COLUMNS] = {
+	"write zeros linear", "write ones linear", "write 0x5a linear", "read linear",
+	"write zeros random", "write ones random", "write 0x5a random", "read random",
+};
 
+/* The whole region in chunks of bs, in order or in LFSR order: its rate. */
 static struct vm_op *program_step_op(struct vm_program *prog, const struct program_step *st,
-				     const struct params *p, uint64_t bs)
+				     uint64_t bs)
 {
 	struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
 	struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
-				     -(int64_t)p->erasesize, io);
+				     -(int64_t)PROGRAM_REGION, io);
 	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
 }
 
 int measure_program(struct dev *d, const struct params *p, struct program_result *r)
 {
-	uint64_t base = p->offset_set ? p->offset : 0;
-	int nrows = count_rows(p) * NSTEPS;
+	int nsizes = 0;
 	struct measurement m;
 
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		nsizes++;
 	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)nrows, sizeof *r->rows);
-	struct vm_op **ops = calloc((size_t)nrows, sizeof *ops);
+	r->rows = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *r->rows);
+	struct vm_op **ops = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *ops);
 	if (!r->rows || !ops) {
 		free(ops);
 		return -1;
 	}
 	m_begin(&m, d);
 	int n = 0;
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize; bs /= 2)
-		for (int s = 0; s < NSTEPS; s++, n++) {
-			r->rows[n].label = program_steps[s].label;
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		for (int s = 0; s < PROGRAM_COLUMNS; s++, n++) {
+			r->rows[n].label = program_labels[s];
 			r->rows[n].blocksize = bs;
-			ops[n] = program_step_op(m.prog, &program_steps[s], p, bs);
+			ops[n] = program_step_op(m.prog, &program_steps[s], bs);
 		}
 	if (m_start(&m, p, ops[0], 0) < 0) {
 		free(ops);
 		return m_finish(&m, &r->st);
 	}
-	progress_start("program", NULL, rate_ios(p) * NSTEPS);
+	uint64_t ios = 0;
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		ios += PROGRAM_REGION / bs * PROGRAM_COLUMNS;
+	progress_start("program", NULL, ios);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct program_row *row = &r->rows[r->nrows++];
-		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], base);
+		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], program_offset(p));
 		row->failed = res->kind != VR_RATE;
 		row->rate = row->failed ? 0 : res->rate;
 	}
+	if (m_stopped(&m) && m.c.interrupted)
+		r->nrows -= r->nrows % PROGRAM_COLUMNS;	/* whole rows only */
 	free(ops);
 	return m_finish(&m, &r->st);
 }

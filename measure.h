@@ -26,6 +26,7 @@ struct params {
 	long long scatter_order;	/* default 9 */
 	long long scatter_span;		/* default 1 */
 	long long interval_order;	/* required by -i */
+	bool erasesize_set, blocksize_set;	/* given on the command line */
 	enum vm_on_error on_read_error, on_write_error;
 	/*
 	 * -a places: false (default) = the original's k * top + A, modulo the
@@ -133,9 +134,18 @@ struct interval_result {
 	struct run_status st;
 };
 
-/* -p: the demo program; one line per (label, block size) */
+/*
+ * -p: the original's demo program. A 4 MiB region (at 16 MiB, or --offset)
+ * written and read in chunks of 2 MiB down to 512 bytes: per chunk size 8
+ * cells, one per PROGRAM_COLUMNS label. rows[] holds the cells row by row.
+ */
+#define PROGRAM_COLUMNS 8
+#define PROGRAM_REGION (4ull << 20)
+#define PROGRAM_LARGEST (2ull << 20)
+#define PROGRAM_OFFSET (16ull << 20)
+extern const char *const program_labels[PROGRAM_COLUMNS];
 struct program_row {
-	const char *label;	/* "read", "write zeros linear", ... */
+	const char *label;	/* "write zeros linear", ..., "read random" */
 	uint64_t blocksize;
 	double rate;
 	bool failed;

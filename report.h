@@ -33,6 +33,7 @@ void text_rates(FILE *f, const struct rate_result *r);
 void text_scatter(FILE *f, const struct scatter_result *r);
 void text_interval(FILE *f, const struct interval_result *r);
 void text_program(FILE *f, const struct program_result *r);
+void text_program_legend(FILE *f);	/* names of -p's columns, for -v */
 void text_discard(FILE *f, const struct discard_result *r);
 void text_report(FILE *f, const struct report *rep);
 /* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */

@@ -98,17 +98,28 @@ void text_interval(FILE *f, const struct interval_result *r)
 	}
 }
 
+/* The original's layout: the chunk size, then 8 unlabelled rates (see program_labels). */
 void text_program(FILE *f, const struct program_result *r)
 {
-	char size[FMT_BUF], rate[FMT_BUF];
+	char buf[FMT_BUF];
 
-	for (int i = 0; i < r->nrows; i++) {
-		const struct program_row *row = &r->rows[i];
-		fprintf(f, "%-20s", row->label);
-		field(f, fmt_size(size, row->blocksize));
-		field(f, row->failed ? "failed" : fmt_rate(rate, row->rate));
+	for (int i = 0; i + PROGRAM_COLUMNS <= r->nrows; i += PROGRAM_COLUMNS) {
+		field(f, fmt_size(buf, r->rows[i].blocksize));
+		for (int c = 0; c < PROGRAM_COLUMNS; c++) {
+			const struct program_row *cell = &r->rows[i + c];
+			field(f, cell->failed ? "failed" : fmt_rate(buf, cell->rate));
+		}
 		fputc('\n', f);
 	}
+}
+
+/* What -p's columns are (the original printed no header); for -v. */
+void text_program_legend(FILE *f)
+{
+	fputs("flashbench: -p columns:", f);
+	for (int c = 0; c < PROGRAM_COLUMNS; c++)
+		fprintf(f, " %d) %s", c + 1, program_labels[c]);
+	fputc('\n', f);
 }
 
 void text_discard(FILE *f, const struct discard_result *r)

@@ -35,8 +35,9 @@ check "$((40 * M)):$((41 * M))" -O --open-au-nr=1 -e 1M --offset=40M
 check "$((18 * M)):$((21 * M)) $((54 * M)):$((57 * M))" -O --open-au-nr=2 -e 3M
 check "0:$((24 * M))" -f
 check "0:$((6 * M))" -f --fat-nr=3 -e 2M
-check "0:$((4 * M))" -p
-check "$((8 * M)):$((9 * M))" -p -e 1M --offset=8M
+# -p: its 4 MiB region at 16 MiB, as the original, or at --offset
+check "$((16 * M)):$((20 * M))" -p
+check "$((8 * M)):$((12 * M))" -p --offset=8M
 nothing -a
 nothing -s --scatter-order=4
 exit 0
