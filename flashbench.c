@@ -23,6 +23,7 @@ enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_I
 struct options {
 	enum action action;
 	const char *action_opt;		/* the option that chose it, for messages */
+	unsigned int tests;		/* bit per original test asked for (several may be) */
 	struct params p;
 	const char *device;
 	const char *out;
@@ -177,12 +178,35 @@ static long long number_arg(int c, const char *s, long long min, long long max)
 	return v;
 }
 
+/* The original's tests, in the order it ran them when given several. */
+static const enum action original_order[] = {
+	ACT_SCATTER, ACT_FIND_FAT, ACT_ALIGN, ACT_OPEN_AU, ACT_INTERVAL, ACT_PROGRAM,
+};
+#define NORIGINAL (int)(sizeof original_order / sizeof original_order[0])
+
+static bool is_original_test(enum action a)
+{
+	for (int i = 0; i < NORIGINAL; i++)
+		if (original_order[i] == a)
+			return true;
+	return false;
+}
+
 static void set_action(struct options *o, enum action a, const char *name)
 {
-	if (o->action != ACT_NONE && o->action != a)
+	bool combine = is_original_test(a) && (o->action == ACT_NONE || is_original_test(o->action));
+
+	if (o->action != ACT_NONE && o->action != a && !combine)
 		usage_error("--%s: only one test at a time (already --%s)", name, o->action_opt);
+	if (is_original_test(a))
+		o->tests |= 1u << a;
 	o->action = a;
 	o->action_opt = name;
+}
+
+static int ntests(const struct options *o)
+{
+	return __builtin_popcount(o->tests);
 }
 
 static void parse_discard(struct options *o, const char *s)
@@ -246,6 +270,74 @@ static void parse_option(struct options *o, int c, const char *arg)
 	}
 }
 
+/* The original's long options: their unique prefixes keep their old meaning. */
+static const char *const original_long[] = {
+	"align", "blocksize", "count", "erasesize", "fat-nr", "findfat", "find-fat", "interval",
+	"interval-order", "offset", "open-au", "open-au-nr", "out", "program", "random", "scatter",
+	"scatter-order", "scatter-span", "verbose",
+};
+
+static int long_val(const char *name)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o->val;
+	return -1;
+}
+
+static bool is_long_option(const char *name, size_t len)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * The original option that a prefix meant, or NULL: "--a" was --align,
+ * "--b=" --blocksize, "--r" --random, "--ver" --verbose, even though newer
+ * options (--analyze, --backup, --restore, --version) share the prefix.
+ * Prefixes of no original option are left to getopt (unique ones work).
+ */
+static const char *original_meaning(const char *name, size_t len)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < sizeof original_long / sizeof original_long[0]; i++) {
+		const char *o = original_long[i];
+		if (strncmp(o, name, len) != 0)
+			continue;
+		if (found && long_val(found) != long_val(o))
+			return NULL;	/* ambiguous among the original's own: getopt says so */
+		found = found ? found : o;
+	}
+	return found;
+}
+
+/* Rewrites abbreviated original options in argv to their full names. */
+static void expand_original_prefixes(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *arg = argv[i];
+		if (!strcmp(arg, "--"))
+			return;
+		if (strncmp(arg, "--", 2) != 0 || !arg[2])
+			continue;
+		size_t len = strcspn(arg + 2, "=");
+		if (is_long_option(arg + 2, len))
+			continue;
+		const char *full = original_meaning(arg + 2, len);
+		if (!full)
+			continue;
+		size_t n = 2 + strlen(full) + strlen(arg + 2 + len) + 1;
+		char *x = malloc(n);
+		if (!x)
+			continue;
+		snprintf(x, n, "--%s%s", full, arg + 2 + len);
+		argv[i] = x;	/* lives as long as the process */
+	}
+}
+
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c;
@@ -254,6 +346,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	params_defaults(&o->p);
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
+	expand_original_prefixes(argc, argv);
 	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:ro:vhV", long_options, NULL)) != -1) {
 		if (c == '?') {
 			if (optopt)
@@ -282,15 +375,23 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--destructive: only means something with --auto");
 	if (o->backup && !o->preserve)
 		usage_error("--backup=%s: only with --preserve", o->backup);
-	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
+	if ((o->tests & 1u << ACT_INTERVAL) && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
+	if (ntests(o) > 1) {
+		if (o->json)
+			usage_error("--json: one test at a time (several tests asked for)");
+		if (o->plot)
+			usage_error("--plot=%s: one test at a time (several tests asked for)", o->plot);
+		if (o->preserve)
+			usage_error("--preserve: one test at a time (several tests asked for)");
+	}
 	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_AUTO))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 }
 
-static bool action_writes(const struct options *o)
+static bool test_writes(const struct options *o, enum action a)
 {
-	switch (o->action) {
+	switch (a) {
 	case ACT_OPEN_AU:
 	case ACT_FIND_FAT:
 	case ACT_PROGRAM:
@@ -302,6 +403,14 @@ static bool action_writes(const struct options *o)
 	default:
 		return false;
 	}
+}
+
+static bool action_writes(const struct options *o)
+{
+	for (int i = 0; i < NORIGINAL; i++)
+		if ((o->tests & 1u << original_order[i]) && test_writes(o, original_order[i]))
+			return true;
+	return test_writes(o, o->action);
 }
 
 static void open_device(struct dev *d, const struct options *o)
@@ -325,13 +434,13 @@ static void open_device(struct dev *d, const struct options *o)
 	}
 }
 
-/* Device-dependent validation: still before any I/O. */
-static void check_against_device(const struct dev *d, const struct options *o)
+/* Device-dependent validation of test a: still before any I/O. */
+static void check_test(const struct dev *d, const struct options *o, enum action a)
 {
 	char err[512];
 	int r = 0;
 
-	switch (o->action) {
+	switch (a) {
 	case ACT_ALIGN: r = align_check(d, &o->p, err, sizeof err); break;
 	case ACT_OPEN_AU: r = open_au_check(d, &o->p, err, sizeof err); break;
 	case ACT_FIND_FAT: r = find_fat_check(d, &o->p, err, sizeof err); break;
@@ -355,6 +464,15 @@ static void check_against_device(const struct dev *d, const struct options *o)
 		usage_error("%s", err);
 }
 
+static void check_against_device(const struct dev *d, const struct options *o)
+{
+	if (!o->tests)
+		check_test(d, o, o->action);
+	for (int i = 0; i < NORIGINAL; i++)
+		if (o->tests & 1u << original_order[i])
+			check_test(d, o, original_order[i]);
+}
+
 static int write_spans(const struct dev *d, const struct options *o, struct span *s, int max)
 {
 	switch (o->action) {
@@ -370,7 +488,7 @@ static int write_spans(const struct dev *d, const struct options *o, struct span
 
 static FILE *open_output(const char *path)
 {
-	if (!path)
+	if (!path || strcmp(path, "-") == 0)	/* -o -: standard output, as the original */
 		return stdout;
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -474,8 +592,10 @@ static int output_results(const struct options *o, const struct outputs *dst,
 		json_report(dst->out, rep);
 	else
 		text_report(dst->out, rep);
-	if (close_output(dst->out, o->out) < 0)
+	if (fflush(dst->out) != 0) {
+		fprintf(stderr, "flashbench: %s: %s\n", o->out ? o->out : "standard output", strerror(errno));
 		r = -1;
+	}
 	if (dst->plot) {
 		svg_report(dst->plot, rep);
 		if (close_output(dst->plot, o->plot) < 0)
@@ -526,6 +646,22 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	return sig ? sig : status;
 }
 
+/* One test or several, in the original's order; the first failure ends the run. */
+static int run_original_tests(struct dev *d, struct options *o, const struct outputs *dst)
+{
+	int status = 0;
+
+	for (int i = 0; i < NORIGINAL && !status; i++) {
+		if (!(o->tests & 1u << original_order[i]))
+			continue;
+		o->action = original_order[i];
+		status = run_test(d, o, dst);
+	}
+	if (close_output(dst->out, o->out) < 0 && !status)
+		status = 1;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -557,8 +693,12 @@ int main(int argc, char **argv)
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;
-	} else {
+	} else if (!o.tests) {
 		status = run_test(&d, &o, &dst);
+		if (close_output(dst.out, o.out) < 0 && !status)
+			status = 1;
+	} else {
+		status = run_original_tests(&d, &o, &dst);
 	}
 	if (o.verbose)
 		verbose_summary(&d);
