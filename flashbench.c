@@ -10,6 +10,7 @@
 #include "analyze.h"
 #include "dev.h"
 #include "measure.h"
+#include "progress.h"
 #include "report.h"
 #include "safety.h"
 #include "sim.h"
@@ -516,43 +517,67 @@ struct results {
 	struct discard_result discard;
 };
 
-static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep)
+/* Text rows go out as they are measured, with the progress line out of the way. */
+struct row_stream {
+	FILE *f;
+	const struct report *rep;
+	int printed;
+};
+
+static void stream_rows(void *arg)
 {
+	struct row_stream *rs = arg;
+
+	progress_clear();
+	rs->printed = text_rows_from(rs->f, rs->rep, rs->printed);
+	fflush(rs->f);
+	progress_redraw();
+}
+
+static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep,
+		    struct row_stream *rs)
+{
+	struct params p = o->p;
+
+	if (rs) {
+		p.row_done = stream_rows;
+		p.row_done_arg = rs;
+	}
 	switch (o->action) {
 	case ACT_ALIGN:
-		measure_align(d, &o->p, &res->align);
 		rep->align = &res->align;
 		rep->test = "align";
+		measure_align(d, &p, &res->align);
 		break;
 	case ACT_OPEN_AU:
-		measure_open_au(d, &o->p, &res->rates);
 		rep->rates = &res->rates;
 		rep->test = "open-au";
+		measure_open_au(d, &p, &res->rates);
 		break;
 	case ACT_FIND_FAT:
-		measure_find_fat(d, &o->p, &res->rates);
 		rep->rates = &res->rates;
 		rep->test = "find-fat";
+		measure_find_fat(d, &p, &res->rates);
 		break;
 	case ACT_SCATTER:
-		measure_scatter(d, &o->p, &res->scatter);
 		rep->scatter = &res->scatter;
 		rep->test = "scatter";
+		measure_scatter(d, &p, &res->scatter);
 		break;
 	case ACT_INTERVAL:
-		measure_interval(d, &o->p, &res->interval);
 		rep->interval = &res->interval;
 		rep->test = "interval";
+		measure_interval(d, &p, &res->interval);
 		break;
 	case ACT_PROGRAM:
-		measure_program(d, &o->p, &res->program);
 		rep->program = &res->program;
 		rep->test = "program";
+		measure_program(d, &p, &res->program);
 		break;
 	case ACT_DISCARD:
-		measure_discard(d, &o->p, o->discard_off, o->discard_len, &res->discard);
 		rep->discard = &res->discard;
 		rep->test = "discard";
+		measure_discard(d, &p, o->discard_off, o->discard_len, &res->discard);
 		break;
 	default:
 		break;
@@ -584,14 +609,14 @@ struct outputs {
 };
 
 static int output_results(const struct options *o, const struct outputs *dst,
-			  const struct report *rep)
+			  const struct report *rep, int printed)
 {
 	int r = 0;
 
 	if (o->json)
 		json_report(dst->out, rep);
 	else
-		text_report(dst->out, rep);
+		text_report_from(dst->out, rep, printed);
 	if (fflush(dst->out) != 0) {
 		fprintf(stderr, "flashbench: %s: %s\n", o->out ? o->out : "standard output", strerror(errno));
 		r = -1;
@@ -631,8 +656,9 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 		}
 	}
 	memset(&res, 0, sizeof res);
-	measure(d, o, &res, &rep);
-	if (output_results(o, dst, &rep) < 0)
+	struct row_stream rs = { .f = dst->out, .rep = &rep };
+	measure(d, o, &res, &rep, o->json ? NULL : &rs);
+	if (output_results(o, dst, &rep, rs.printed) < 0)
 		status = 1;
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)

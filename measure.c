@@ -329,6 +329,13 @@ static int m_finish(struct measurement *m, struct run_status *st)
 	return st->partial ? -1 : 0;
 }
 
+/* A row is complete: let the caller show it. */
+static void row_done(const struct params *p)
+{
+	if (p->row_done)
+		p->row_done(p->row_done_arg);
+}
+
 /* ---------------------------------------------------------------- -a */
 
 static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *out, int *n, int max)
@@ -496,6 +503,8 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];
 		align_row_from(row, vm_run(&m.c, m.prog, ops[i], 0));
+		if (!(row->failed && m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 	}
 	if (m_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
 		r->nrows--;	/* cut short, not failed: leave it out */
@@ -608,6 +617,8 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 		row->ncols = cols;
 		for (int col = 0; col < cols; col++)
 			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));
+		if (!(row_has_failure(row) && m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 		if (!keep_going(p, row))
 			break;
 	}
@@ -917,6 +928,8 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], program_offset(p));
 		row->failed = res->kind != VR_RATE;
 		row->rate = row->failed ? 0 : res->rate;
+		if (r->nrows % PROGRAM_COLUMNS == 0 && !(m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 	}
 	if (m_stopped(&m) && m.c.interrupted)
 		r->nrows -= r->nrows % PROGRAM_COLUMNS;	/* whole rows only */

@@ -40,6 +40,13 @@ struct params {
 	 */
 	bool (*keep_going)(const struct rate_row *row, void *arg);
 	void *keep_going_arg;
+	/*
+	 * Optional: called after each finished row of -a, --open-au, --find-fat
+	 * and -p (never inside a timed region), so rows can be shown as they
+	 * are measured. The result's nrows already counts the row.
+	 */
+	void (*row_done)(void *arg);
+	void *row_done_arg;
 };
 
 void params_defaults(struct params *p);

@@ -5,11 +5,11 @@
 #include "report.h"
 #include "units.h"
 
-void text_align(FILE *f, const struct align_result *r)
+static void align_rows(FILE *f, const struct align_result *r, int from)
 {
 	char pre[FMT_BUF], on[FMT_BUF], post[FMT_BUF], diff[FMT_BUF];
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = from; i < r->nrows; i++) {
 		const struct align_row *row = &r->rows[i];
 		if (row->failed) {
 			fprintf(f, "align %" PRIu64 "\tread failed\n", row->align);
@@ -21,23 +21,33 @@ void text_align(FILE *f, const struct align_result *r)
 	}
 }
 
+void text_align(FILE *f, const struct align_result *r)
+{
+	align_rows(f, r, 0);
+}
+
 /* A field as the original printed it: padded to 7 bytes, then a space. */
 static void field(FILE *f, const char *s)
 {
 	fprintf(f, "%-7s ", s);
 }
 
-void text_rates(FILE *f, const struct rate_result *r)
+static void rate_rows(FILE *f, const struct rate_result *r, int from)
 {
 	char buf[FMT_BUF];
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = from; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];
 		field(f, fmt_size(buf, row->blocksize));
 		for (int c = 0; c < row->ncols; c++)
 			field(f, row->failed[c] ? "failed" : fmt_rate(buf, row->rate[c]));
 		fputc('\n', f);
 	}
+}
+
+void text_rates(FILE *f, const struct rate_result *r)
+{
+	rate_rows(f, r, 0);
 }
 
 void text_scatter(FILE *f, const struct scatter_result *r)
@@ -99,11 +109,11 @@ void text_interval(FILE *f, const struct interval_result *r)
 }
 
 /* The original's layout: the chunk size, then 8 unlabelled rates (see program_labels). */
-void text_program(FILE *f, const struct program_result *r)
+static void program_rows(FILE *f, const struct program_result *r, int from)
 {
 	char buf[FMT_BUF];
 
-	for (int i = 0; i + PROGRAM_COLUMNS <= r->nrows; i += PROGRAM_COLUMNS) {
+	for (int i = from * PROGRAM_COLUMNS; i + PROGRAM_COLUMNS <= r->nrows; i += PROGRAM_COLUMNS) {
 		field(f, fmt_size(buf, r->rows[i].blocksize));
 		for (int c = 0; c < PROGRAM_COLUMNS; c++) {
 			const struct program_row *cell = &r->rows[i + c];
@@ -111,6 +121,11 @@ void text_program(FILE *f, const struct program_result *r)
 		}
 		fputc('\n', f);
 	}
+}
+
+void text_program(FILE *f, const struct program_result *r)
+{
+	program_rows(f, r, 0);
 }
 
 /* What -p's columns are (the original printed no header); for -v. */
@@ -131,20 +146,38 @@ void text_discard(FILE *f, const struct discard_result *r)
 			fmt_time(t, r->ns));
 }
 
-void text_report(FILE *f, const struct report *rep)
+int text_rows_from(FILE *f, const struct report *rep, int from)
 {
-	if (rep->align)
-		text_align(f, rep->align);
-	if (rep->rates)
-		text_rates(f, rep->rates);
+	if (rep->align) {
+		align_rows(f, rep->align, from);
+		return rep->align->nrows;
+	}
+	if (rep->rates) {
+		rate_rows(f, rep->rates, from);
+		return rep->rates->nrows;
+	}
+	if (rep->program) {
+		program_rows(f, rep->program, from);
+		return rep->program->nrows / PROGRAM_COLUMNS;
+	}
+	return from;
+}
+
+void text_report_from(FILE *f, const struct report *rep, int from)
+{
+	if (rep->align || rep->rates || rep->program)
+		text_rows_from(f, rep, from);
 	if (rep->scatter)
 		text_scatter(f, rep->scatter);
 	if (rep->interval)
 		text_interval(f, rep->interval);
-	if (rep->program)
-		text_program(f, rep->program);
 	if (rep->discard)
 		text_discard(f, rep->discard);
+}
+
+void text_report(FILE *f, const struct report *rep)
+{
+	text_report_from(f, rep, 0);
 }
 
 const struct run_status *report_status(const struct report *rep)
