@@ -315,6 +315,17 @@ static const char *original_meaning(const char *name, size_t len)
 	return found;
 }
 
+/* How many long options start with the name in arg ("name" or "name=value"). */
+static int matching_options(const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+	int n = 0;
+
+	for (const struct option *o = long_options; o->name; o++)
+		n += len && strncmp(o->name, arg, len) == 0;
+	return n;
+}
+
 /* Rewrites abbreviated original options in argv to their full names. */
 static void expand_original_prefixes(int argc, char **argv)
 {
@@ -352,7 +363,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 		if (c == '?') {
 			if (optopt)
 				usage_error("-%c: unknown option (see --help)", optopt);
-			usage_error("%s: unknown option (see --help)", argv[optind - 1]);
+			const char *bad = argv[optind - 1];
+			if (!strncmp(bad, "--", 2) && matching_options(bad + 2) > 1)
+				usage_error("%s: ambiguous, could be several options (see --help)", bad);
+			usage_error("%s: unknown option (see --help)", bad);
 		}
 		if (c == ':')
 			usage_error("%s: needs a value", argv[optind - 1]);

@@ -114,6 +114,8 @@ void json_rates(struct jw *w, const char *key, const struct rate_result *r)
 	jw_uint(w, "offset_bytes", r->offset);
 	jw_int(w, "nr", r->nr);
 	jw_bool(w, "random", r->random);
+	if (r->spacing)	/* erase sizes between --open-au's erase blocks (12: the original's) */
+		jw_uint(w, "erase_block_spacing", r->spacing);
 	jw_array_begin(w, "rows");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];

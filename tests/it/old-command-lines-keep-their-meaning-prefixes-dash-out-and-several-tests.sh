@@ -35,3 +35,7 @@ expect_rc 0
 [ "$(printf '%s\n' "$out" | awk '{print NF}' | tr '\n' ' ')" = "3 3 2 2 " ] || fail "-O -f: not find-fat then open-au: $out"
 run "$FB" -a -s --json "$card"
 expect_rc 2
+# a prefix of several of the original's options stays an error, saying why
+run "$FB" --o "$card"
+expect_rc 2
+expect_err '^flashbench: --o: ambiguous'
