@@ -10,9 +10,10 @@ count=$(align_count_for "$img" 3000)	# about 3 s, some 40 rows
 # when the first row arrives, and when the output ends (a buffered run
 # delivers both at once)
 coproc FBRUN { exec "$FB" -a --count="$count" "$img" 2>/dev/null; }
-IFS= read -r first <&"${FBRUN[0]}" || fail "no output"
+exec 3<&"${FBRUN[0]}"	# bash drops FBRUN when the run ends
+IFS= read -r first <&3 || fail "no output"
 t_first=$(date +%s%N)
-cat <&"${FBRUN[0]}" >/dev/null
+cat <&3 >/dev/null
 t_end=$(date +%s%N)
 wait
 [[ $first == align\ * ]] || fail "first line: $first"
