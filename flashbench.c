@@ -15,6 +15,7 @@
 #include "capacity.h"
 #include "dev.h"
 #include "measure.h"
+#include "progress.h"
 #include "report.h"
 #include "safety.h"
 #include "sim.h"
@@ -35,6 +36,7 @@ enum long_only {
 struct options {
 	enum action action;
 	const char *action_opt;		/* the option that chose it, for messages */
+	unsigned int tests;		/* bit per original test asked for (several may be) */
 	struct params p;
 	const char *device;
 	const char *out;
@@ -80,14 +82,14 @@ static void __attribute__((noreturn)) usage(void)
 	       "Finds out how a flash card (SD, microSD, eMMC, CF, USB stick) works inside\n"
 	       "by timing O_DIRECT reads and writes.\n"
 	       "\n"
-	       "Tests (choose one):\n"
+	       "Tests (choose one, or several of -s -f -a -O -i -p: they run in that order):\n"
 	       "  -a, --align               read across boundaries: erase block and page size\n"
 	       "  -O, --open-au             write round-robin to N erase blocks (DESTROYS DATA)\n"
 	       "  -f, --find-fat            write each of the first erase blocks (DESTROYS DATA);\n"
 	       "                            also --findfat\n"
 	       "  -s, --scatter             minimum read time at many offsets (gnuplot data)\n"
 	       "  -i, --interval            read times per transfer size, with a linear fit\n"
-	       "  -p, --program             demo: linear/random writes and reads (DESTROYS DATA)\n"
+	       "  -p, --program             demo: 4MiB at 16MiB written and read (DESTROYS DATA)\n"
 	       "      --discard=OFF:LEN     discard (trim) a range (DESTROYS DATA)\n"
 	       "      --capacity            does the card store what it advertises? (fake-card\n"
 	       "                            check; writes a few MiB, restores them)\n"
@@ -106,7 +108,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "                            multiple >= 16MiB)\n"
 	       "      --fat-nr=N            erase blocks for --find-fat (default 6)\n"
 	       "      --scatter-order=N     2^N offsets for --scatter (default 9)\n"
-	       "      --scatter-span=N      blocks between --scatter offsets (default 1)\n"
+	       "      --scatter-span=N      blocks per --scatter read (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
 	       "      --destructive         let --auto run its write tests\n"
 	       "      --max-write=SIZE      cap on bytes --auto --destructive may write, more\n"
@@ -122,7 +124,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "                            of the same size than the backup was taken from\n"
 	       "\n"
 	       "Output:\n"
-	       "  -o, --out=FILE            write results to FILE instead of standard output\n"
+	       "  -o, --out=FILE            write results to FILE (- is standard output)\n"
 	       "      --json                one JSON document instead of text\n"
 	       "      --plot=FILE.svg       also draw the results as an SVG plot\n"
 	       "  -v, --verbose             device facts and I/O totals on standard error\n"
@@ -205,12 +207,35 @@ static long long number_arg(int c, const char *s, long long min, long long max)
 	return v;
 }
 
+/* The original's tests, in the order it ran them when given several. */
+static const enum action original_order[] = {
+	ACT_SCATTER, ACT_FIND_FAT, ACT_ALIGN, ACT_OPEN_AU, ACT_INTERVAL, ACT_PROGRAM,
+};
+#define NORIGINAL (int)(sizeof original_order / sizeof original_order[0])
+
+static bool is_original_test(enum action a)
+{
+	for (int i = 0; i < NORIGINAL; i++)
+		if (original_order[i] == a)
+			return true;
+	return false;
+}
+
 static void set_action(struct options *o, enum action a, const char *name)
 {
-	if (o->action != ACT_NONE && o->action != a)
+	bool combine = is_original_test(a) && (o->action == ACT_NONE || is_original_test(o->action));
+
+	if (o->action != ACT_NONE && o->action != a && !combine)
 		usage_error("--%s: only one test at a time (already --%s)", name, o->action_opt);
+	if (is_original_test(a))
+		o->tests |= 1u << a;
 	o->action = a;
 	o->action_opt = name;
+}
+
+static int ntests(const struct options *o)
+{
+	return __builtin_popcount(o->tests);
 }
 
 static void parse_discard(struct options *o, const char *s)
@@ -266,9 +291,10 @@ static void parse_option(struct options *o, int c, const char *arg)
 		o->restore_file = path_arg(c, o->restore_file, arg);
 		set_action(o, ACT_RESTORE, "restore");
 		break;
-	case 'b': p->blocksize = size_arg(c, arg); break;
+	case 'b': p->blocksize = size_arg(c, arg); p->blocksize_set = true; break;
 	case 'e':
 		p->erasesize = size_arg(c, arg);
+		p->erasesize_set = true;
 		if (p->erasesize && !is_erase_candidate(p->erasesize))
 			usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
 				    arg);
@@ -306,6 +332,85 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'v': o->verbose = true; break;
 	case 'h': usage();
 	case 'V': printf("flashbench %s\n", FB_VERSION); exit(0);
+	}
+}
+
+/* The original's long options: their unique prefixes keep their old meaning. */
+static const char *const original_long[] = {
+	"align", "blocksize", "count", "erasesize", "fat-nr", "findfat", "find-fat", "interval",
+	"interval-order", "offset", "open-au", "open-au-nr", "out", "program", "random", "scatter",
+	"scatter-order", "scatter-span", "verbose",
+};
+
+static int long_val(const char *name)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o->val;
+	return -1;
+}
+
+static bool is_long_option(const char *name, size_t len)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * The original option that a prefix meant, or NULL: "--a" was --align,
+ * "--b=" --blocksize, "--r" --random, "--ver" --verbose, even though newer
+ * options (--analyze, --backup, --restore, --version) share the prefix.
+ * Prefixes of no original option are left to getopt (unique ones work).
+ */
+static const char *original_meaning(const char *name, size_t len)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < sizeof original_long / sizeof original_long[0]; i++) {
+		const char *o = original_long[i];
+		if (strncmp(o, name, len) != 0)
+			continue;
+		if (found && long_val(found) != long_val(o))
+			return NULL;	/* ambiguous among the original's own: getopt says so */
+		found = found ? found : o;
+	}
+	return found;
+}
+
+/* How many long options start with the name in arg ("name" or "name=value"). */
+static int matching_options(const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+	int n = 0;
+
+	for (const struct option *o = long_options; o->name; o++)
+		n += len && strncmp(o->name, arg, len) == 0;
+	return n;
+}
+
+/* Rewrites abbreviated original options in argv to their full names. */
+static void expand_original_prefixes(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *arg = argv[i];
+		if (!strcmp(arg, "--"))
+			return;
+		if (strncmp(arg, "--", 2) != 0 || !arg[2])
+			continue;
+		size_t len = strcspn(arg + 2, "=");
+		if (is_long_option(arg + 2, len))
+			continue;
+		const char *full = original_meaning(arg + 2, len);
+		if (!full)
+			continue;
+		size_t n = 2 + strlen(full) + strlen(arg + 2 + len) + 1;
+		char *x = malloc(n);
+		if (!x)
+			continue;
+		snprintf(x, n, "--%s%s", full, arg + 2 + len);
+		argv[i] = x;	/* lives as long as the process */
 	}
 }
 
@@ -370,11 +475,15 @@ static void parse_args(struct options *o, int argc, char **argv)
 	params_defaults(&o->p);
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
+	expand_original_prefixes(argc, argv);
 	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:ro:vhV", long_options, NULL)) != -1) {
 		if (c == '?') {
 			if (optopt)
 				usage_error("-%c: unknown option (see --help)", optopt);
-			usage_error("%s: unknown option (see --help)", argv[optind - 1]);
+			const char *bad = argv[optind - 1];
+			if (!strncmp(bad, "--", 2) && matching_options(bad + 2) > 1)
+				usage_error("%s: ambiguous, could be several options (see --help)", bad);
+			usage_error("%s: unknown option (see --help)", bad);
 		}
 		if (c == ':')
 			usage_error("%s: needs a value", argv[optind - 1]);
@@ -401,18 +510,26 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--destructive: only means something with --auto");
 	if (o->backup && !o->preserve && o->action != ACT_CAPACITY)
 		usage_error("--backup=%s: only with --preserve", o->backup);
-	if (o->action == ACT_INTERVAL && o->p.interval_order < 0)
+	if ((o->tests & 1u << ACT_INTERVAL) && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");
 	if (o->plot && (strlen(o->plot) < 5 || strcmp(o->plot + strlen(o->plot) - 4, ".svg") != 0))
 		usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
+	if (ntests(o) > 1) {
+		if (o->json)
+			usage_error("--json: one test at a time (several tests asked for)");
+		if (o->plot)
+			usage_error("--plot=%s: one test at a time (several tests asked for)", o->plot);
+		if (o->preserve)
+			usage_error("--preserve: one test at a time (several tests asked for)");
+	}
 	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_CAPACITY))
 		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 	check_not_honoured(o);
 }
 
-static bool action_writes(const struct options *o)
+static bool test_writes(const struct options *o, enum action a)
 {
-	switch (o->action) {
+	switch (a) {
 	case ACT_OPEN_AU:
 	case ACT_FIND_FAT:
 	case ACT_PROGRAM:
@@ -425,6 +542,14 @@ static bool action_writes(const struct options *o)
 	default:
 		return false;
 	}
+}
+
+static bool action_writes(const struct options *o)
+{
+	for (int i = 0; i < NORIGINAL; i++)
+		if ((o->tests & 1u << original_order[i]) && test_writes(o, original_order[i]))
+			return true;
+	return test_writes(o, o->action);
 }
 
 /* Access denied: say that it needs root (dev_open names the kind of file). */
@@ -462,13 +587,13 @@ static void open_device(struct dev *d, const struct options *o)
 	}
 }
 
-/* Device-dependent validation: still before any I/O. */
-static void check_against_device(const struct dev *d, const struct options *o)
+/* Device-dependent validation of test a: still before any I/O. */
+static void check_test(const struct dev *d, const struct options *o, enum action a)
 {
 	char err[512];
 	int r = 0;
 
-	switch (o->action) {
+	switch (a) {
 	case ACT_ALIGN: r = align_check(d, &o->p, err, sizeof err); break;
 	case ACT_OPEN_AU: r = open_au_check(d, &o->p, err, sizeof err); break;
 	case ACT_FIND_FAT: r = find_fat_check(d, &o->p, err, sizeof err); break;
@@ -492,6 +617,15 @@ static void check_against_device(const struct dev *d, const struct options *o)
 		usage_error("%s", err);
 }
 
+static void check_against_device(const struct dev *d, const struct options *o)
+{
+	if (!o->tests)
+		check_test(d, o, o->action);
+	for (int i = 0; i < NORIGINAL; i++)
+		if (o->tests & 1u << original_order[i])
+			check_test(d, o, original_order[i]);
+}
+
 static int write_spans(const struct dev *d, const struct options *o, struct span *s, int max)
 {
 	switch (o->action) {
@@ -510,6 +644,7 @@ struct outputs {
 	FILE *out;
 	FILE *plot;	/* NULL without --plot */
 	bool created_out, created_plot;	/* by us: removed again if the run is refused */
+	bool begun;			/* emptied for this run: several tests append */
 };
 
 /*
@@ -521,7 +656,7 @@ static FILE *open_output(const char *path, bool *created)
 	int fd;
 
 	*created = false;
-	if (!path)
+	if (!path || strcmp(path, "-") == 0)	/* -o -: standard output, as the original */
 		return stdout;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd >= 0)
@@ -543,12 +678,23 @@ static void output_begin(FILE *f, const char *path)
 {
 	struct stat st;
 
-	if (!path || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+	if (!path || strcmp(path, "-") == 0 || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	if (ftruncate(fileno(f), 0) < 0) {
 		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
+}
+
+/* Once per run, before the first device write: a second test appends to the first's rows. */
+static void outputs_begin(struct outputs *dst, const struct options *o)
+{
+	if (dst->begun)
+		return;
+	dst->begun = true;
+	output_begin(dst->out, o->out);
+	if (dst->plot)
+		output_begin(dst->plot, o->plot);
 }
 
 /* The run was refused: files it created go again, existing ones were not touched. */
@@ -630,43 +776,67 @@ struct results {
 	struct discard_result discard;
 };
 
-static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep)
+/* Text rows go out as they are measured, with the progress line out of the way. */
+struct row_stream {
+	FILE *f;
+	const struct report *rep;
+	int printed;
+};
+
+static void stream_rows(void *arg)
 {
+	struct row_stream *rs = arg;
+
+	progress_clear();
+	rs->printed = text_rows_from(rs->f, rs->rep, rs->printed);
+	fflush(rs->f);
+	progress_redraw();
+}
+
+static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep,
+		    struct row_stream *rs)
+{
+	struct params p = o->p;
+
+	if (rs) {
+		p.row_done = stream_rows;
+		p.row_done_arg = rs;
+	}
 	switch (o->action) {
 	case ACT_ALIGN:
-		measure_align(d, &o->p, &res->align);
 		rep->align = &res->align;
 		rep->test = "align";
+		measure_align(d, &p, &res->align);
 		break;
 	case ACT_OPEN_AU:
-		measure_open_au(d, &o->p, &res->rates);
 		rep->rates = &res->rates;
 		rep->test = "open-au";
+		measure_open_au(d, &p, &res->rates);
 		break;
 	case ACT_FIND_FAT:
-		measure_find_fat(d, &o->p, &res->rates);
 		rep->rates = &res->rates;
 		rep->test = "find-fat";
+		measure_find_fat(d, &p, &res->rates);
 		break;
 	case ACT_SCATTER:
-		measure_scatter(d, &o->p, &res->scatter);
 		rep->scatter = &res->scatter;
 		rep->test = "scatter";
+		measure_scatter(d, &p, &res->scatter);
 		break;
 	case ACT_INTERVAL:
-		measure_interval(d, &o->p, &res->interval);
 		rep->interval = &res->interval;
 		rep->test = "interval";
+		measure_interval(d, &p, &res->interval);
 		break;
 	case ACT_PROGRAM:
-		measure_program(d, &o->p, &res->program);
 		rep->program = &res->program;
 		rep->test = "program";
+		measure_program(d, &p, &res->program);
 		break;
 	case ACT_DISCARD:
-		measure_discard(d, &o->p, o->discard_off, o->discard_len, &res->discard);
 		rep->discard = &res->discard;
 		rep->test = "discard";
+		measure_discard(d, &p, o->discard_off, o->discard_len, &res->discard);
 		break;
 	default:
 		break;
@@ -692,16 +862,18 @@ static void verbose_summary(const struct dev *d)
 }
 
 static int output_results(const struct options *o, const struct outputs *dst,
-			  const struct report *rep)
+			  const struct report *rep, int printed)
 {
 	int r = 0;
 
 	if (o->json)
 		json_report(dst->out, rep);
 	else
-		text_report(dst->out, rep);
-	if (close_output(dst->out, o->out) < 0)
+		text_report_from(dst->out, rep, printed);
+	if (fflush(dst->out) != 0) {
+		fprintf(stderr, "flashbench: %s: %s\n", o->out ? o->out : "standard output", strerror(errno));
 		r = -1;
+	}
 	if (dst->plot) {
 		svg_report(dst->plot, rep);
 		if (close_output(dst->plot, o->plot) < 0)
@@ -711,15 +883,21 @@ static int output_results(const struct options *o, const struct outputs *dst,
 	return r;
 }
 
-static int run_test(struct dev *d, const struct options *o, const struct outputs *dst)
+static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 {
 	struct results res;
 	struct report rep = { .device = o->device, .dev = d, .params = &o->p };
 	char err[4096];
 	int status = 0;
-	struct span spans[4];
-	int nspans = write_spans(d, o, spans, 4);
+	static struct span spans[OPEN_AU_NR_LIMIT];
+	int nspans = write_spans(d, o, spans, OPEN_AU_NR_LIMIT);
 
+	if (o->action == ACT_OPEN_AU && open_au_spacing(d, &o->p) < OPEN_AU_SPACING)
+		fprintf(stderr, "flashbench: %s: --open-au: erase blocks %u erase sizes apart, "
+			"not the original's %d, which do not fit\n", d->path,
+			open_au_spacing(d, &o->p), OPEN_AU_SPACING);
+	if (o->verbose && o->action == ACT_PROGRAM)
+		text_program_legend(stderr);
 	if (o->verbose)
 		for (int i = 0; i < nspans; i++)
 			fprintf(stderr, "flashbench: %s: will overwrite bytes %" PRIu64 " to %" PRIu64 "\n",
@@ -731,12 +909,11 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 			return 1;
 		}
 	}
-	output_begin(dst->out, o->out);
-	if (dst->plot)
-		output_begin(dst->plot, o->plot);
+	outputs_begin(dst, o);
 	memset(&res, 0, sizeof res);
-	measure(d, o, &res, &rep);
-	if (output_results(o, dst, &rep) < 0)
+	struct row_stream rs = { .f = dst->out, .rep = &rep };
+	measure(d, o, &res, &rep, o->json ? NULL : &rs);
+	if (output_results(o, dst, &rep, rs.printed) < 0)
 		status = 1;
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)
@@ -753,12 +930,12 @@ static int run_test(struct dev *d, const struct options *o, const struct outputs
 	return sig ? sig : status;
 }
 
-static int run_capacity(struct dev *d, const struct options *o, const struct outputs *dst)
+static int run_capacity(struct dev *d, const struct options *o, struct outputs *dst)
 {
 	struct capacity_result r;
 	char err[4096] = "";
 
-	output_begin(dst->out, o->out);
+	outputs_begin(dst, o);
 	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
 	int status = capacity_exit_status(&r);
 
@@ -818,6 +995,22 @@ static int restore_with_status(const struct options *o)
 	return rc;
 }
 
+/* One test or several, in the original's order; the first failure ends the run. */
+static int run_original_tests(struct dev *d, struct options *o, struct outputs *dst)
+{
+	int status = 0;
+
+	for (int i = 0; i < NORIGINAL && !status; i++) {
+		if (!(o->tests & 1u << original_order[i]))
+			continue;
+		o->action = original_order[i];
+		status = run_test(d, o, dst);
+	}
+	if (close_output(dst->out, o->out) < 0 && !status)
+		status = 1;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -850,11 +1043,10 @@ int main(int argc, char **argv)
 	dst.plot = o.plot ? open_output(o.plot, &dst.created_plot) : NULL;
 	int status;
 	if (o.action == ACT_AUTO) {
+		o.p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
 		struct auto_opts ao = { .destructive = o.destructive, .json = o.json, .verbose = o.verbose,
 					.max_write = o.max_write, .device_name = o.device, .plot = dst.plot };
-		output_begin(dst.out, o.out);
-		if (dst.plot)
-			output_begin(dst.plot, o.plot);
+		outputs_begin(&dst, &o);
 		status = auto_run(&d, &o.p, &ao, dst.out);
 		if (close_output(dst.out, o.out) < 0 && !status)
 			status = 1;
@@ -862,8 +1054,12 @@ int main(int argc, char **argv)
 			status = 1;
 	} else if (o.action == ACT_CAPACITY) {
 		status = run_capacity(&d, &o, &dst);
-	} else {
+	} else if (!o.tests) {
 		status = run_test(&d, &o, &dst);
+		if (close_output(dst.out, o.out) < 0 && !status)
+			status = 1;
+	} else {
+		status = run_original_tests(&d, &o, &dst);
 	}
 	if (o.verbose)
 		verbose_summary(&d);

@@ -63,12 +63,6 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
 static int check_nonempty(const struct dev *d, char *err, size_t n)
 {
 	if (d->size == 0)
@@ -133,6 +127,26 @@ static uint64_t open_au_offset(const struct params *p)
 	return p->offset_set ? p->offset : open_au_default_offset(p);
 }
 
+/* From the first --open-au erase block to the end of the last, spacing erase sizes apart. */
+static uint64_t open_au_reach(const struct params *p, unsigned int spacing)
+{
+	return mul_sat(p->erasesize, (uint64_t)(p->open_au_nr - 1) * spacing + 1);
+}
+
+/*
+ * The original's 12 erase sizes between the erase blocks, or where that
+ * does not fit on the device the widest spacing that does (>= 1).
+ */
+unsigned int open_au_spacing(const struct dev *d, const struct params *p)
+{
+	uint64_t off = p->offset_set ? p->offset : open_au_default_offset(p);
+
+	for (unsigned int s = OPEN_AU_SPACING; s > 1; s--)
+		if (off <= d->size && open_au_reach(p, s) <= d->size - off)
+			return s;
+	return 1;
+}
+
 static int check_offset(const struct dev *d, const struct params *p, char *err, size_t n)
 {
 	if (p->offset_set && p->offset % d->lbs)
@@ -148,13 +162,12 @@ int open_au_check(const struct dev *d, const struct params *p, char *err, size_t
 {
 	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
 		return -1;
-	if (p->open_au_nr < 1 || p->open_au_nr > RATE_MAX_COLS * 16)
+	if (p->open_au_nr < 1 || p->open_au_nr > OPEN_AU_NR_LIMIT)
 		return fail(err, n, "--open-au-nr=%lld: must be between 1 and %d", p->open_au_nr,
-			    RATE_MAX_COLS * 16);
+			    OPEN_AU_NR_LIMIT);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--open-au-nr=%lld", p->open_au_nr);
-	return check_span_fits(d, opt, open_au_offset(p), mul_sat(p->erasesize, (uint64_t)p->open_au_nr),
-			       err, n);
+	return check_span_fits(d, opt, open_au_offset(p), open_au_reach(p, 1), err, n);
 }
 
 int find_fat_check(const struct dev *d, const struct params *p, char *err, size_t n)
@@ -175,20 +188,21 @@ static uint64_t scatter_points(const struct params *p)
 
 int scatter_check(const struct dev *d, const struct params *p, char *err, size_t n)
 {
-	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n) ||
-	    check_offset(d, p, err, n))
+	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n))
 		return -1;
+	if (p->offset_set)
+		return fail(err, n, "--offset=%" PRIu64 ": -s reads from the start of the device, as the original did; it takes no --offset",
+			    p->offset);
 	if (p->scatter_order < 0 || p->scatter_order > 24)
 		return fail(err, n, "--scatter-order=%lld: must be between 0 and 24", p->scatter_order);
 	if (p->scatter_span < 1 || p->scatter_span > 1 << 20)
 		return fail(err, n, "--scatter-span=%lld: must be between 1 and %d", p->scatter_span, 1 << 20);
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
-	uint64_t step = mul_sat(p->blocksize, (uint64_t)p->scatter_span);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--scatter-order=%lld", p->scatter_order);
-	return check_span_fits(d, opt, p->offset_set ? p->offset : 0,
-			       add_sat(mul_sat(step, scatter_points(p) - 1), p->blocksize), err, n);
+	return check_span_fits(d, opt, 0, mul_sat(p->blocksize, scatter_points(p) - 1 +
+						 (uint64_t)p->scatter_span), err, n);
 }
 
 static uint64_t interval_largest(const struct dev *d, const struct params *p)
@@ -209,24 +223,40 @@ int interval_check(const struct dev *d, const struct params *p, char *err, size_
 	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, interval_largest(d, p), err, n);
 }
 
+static uint64_t program_offset(const struct params *p)
+{
+	return p->offset_set ? p->offset : PROGRAM_OFFSET;
+}
+
+/* The original's sizes, 2 MiB down to 512 bytes (or the logical block size). */
+static uint64_t program_smallest(const struct dev *d)
+{
+	return d->lbs > 512 ? d->lbs : 512;
+}
+
 int program_check(const struct dev *d, const struct params *p, char *err, size_t n)
 {
-	if (check_nonempty(d, err, n) || check_halvings(d, p, err, n) || check_offset(d, p, err, n))
+	if (check_nonempty(d, err, n) || check_offset(d, p, err, n))
 		return -1;
-	char opt[64];
-	snprintf(opt, sizeof opt, "--erasesize=%" PRIu64, p->erasesize);
-	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, p->erasesize, err, n);
+	if (p->erasesize_set || p->blocksize_set)
+		return fail(err, n, "--%s=%" PRIu64 ": -p uses the original's sizes (2MiB down to 512B in 4MiB) and takes no --erasesize or --blocksize",
+			    p->erasesize_set ? "erasesize" : "blocksize",
+			    p->erasesize_set ? p->erasesize : p->blocksize);
+	if (PROGRAM_LARGEST % d->lbs)
+		return fail(err, n, "%s: logical block size %u does not divide -p's 2MiB chunks", d->path, d->lbs);
+	return check_span_fits(d, "-p", program_offset(p), PROGRAM_REGION, err, n);
 }
 
 /* ------------------------------------------------------------------ spans */
 
 int open_au_spans(const struct dev *d, const struct params *p, struct span *out, int max)
 {
-	(void)d;
-	if (max < 1)
-		return 0;
-	out[0] = (struct span){ open_au_offset(p), p->erasesize * (uint64_t)p->open_au_nr };
-	return 1;
+	uint64_t stride = open_au_spacing(d, p) * p->erasesize;
+	int n = 0;
+
+	for (long long i = 0; i < p->open_au_nr && n < max; i++)
+		out[n++] = (struct span){ open_au_offset(p) + (uint64_t)i * stride, p->erasesize };
+	return n;
 }
 
 int find_fat_spans(const struct dev *d, const struct params *p, struct span *out, int max)
@@ -243,7 +273,7 @@ int program_spans(const struct dev *d, const struct params *p, struct span *out,
 	(void)d;
 	if (max < 1)
 		return 0;
-	out[0] = (struct span){ p->offset_set ? p->offset : 0, p->erasesize };
+	out[0] = (struct span){ program_offset(p), PROGRAM_REGION };
 	return 1;
 }
 
@@ -311,6 +341,13 @@ static int m_finish(struct measurement *m, struct run_status *st)
 	return st->partial ? -1 : 0;
 }
 
+/* A row is complete: let the caller show it. */
+static void row_done(const struct params *p)
+{
+	if (p->row_done)
+		p->row_done(p->row_done_arg);
+}
+
 /* ---------------------------------------------------------------- -a */
 
 static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *out, int *n, int max)
@@ -319,16 +356,23 @@ static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *ou
 		out[(*n)++] = a;
 }
 
-int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
+/* The original's top boundary: the smallest power of two >= size / 7. */
+static uint64_t align_top(uint64_t size)
 {
 	uint64_t top = 1;
+
+	while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS)
+		top *= 2;
+	return top;
+}
+
+int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
+{
 	int n = 0;
 
 	if (size < 4 * bs)
 		return 0;
-	while (top * 4 <= size)	/* largest power of two with 2 * top <= size */
-		top *= 2;
-	for (uint64_t a = top; a >= 2 * bs && a >= 4; a /= 2) {
+	for (uint64_t a = align_top(size); a >= 2 * bs && a >= 4; a /= 2) {
 		add_boundary(a, bs, lbs, out, &n, max);
 		add_boundary(a / 4 * 3, bs, lbs, out, &n, max);
 	}
@@ -336,82 +380,117 @@ int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out
 }
 
 /*
- * Boundary places for one alignment: up to seven multiples of it, spread
- * across the device. The step is a power-of-two multiple of the alignment,
- * so a 6 MiB row on a 12 MiB card only ever lands on odd multiples of 6 MiB
- * and stays cleanly low.
+ * The original's places for boundary a: k * top + a for k = 0..6, wrapping
+ * modulo the device size. No read may leave the device: a place too close
+ * to either end (only after wrapping) moves by a, away from that end.
  */
-static int align_positions(uint64_t size, uint64_t a, uint64_t bs, uint64_t *step)
+static int align_places(uint64_t size, uint64_t a, uint64_t bs, uint64_t place[ALIGN_POSITIONS])
 {
-	int n = 0;
-	uint64_t mult = 1;
+	uint64_t top = align_top(size);
 
-	while (a + (ALIGN_POSITIONS - 1) * a * mult * 2 + bs <= size)
-		mult *= 2;
-	*step = a * mult;
-	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += *step)
-		n++;
-	return n;
+	for (int k = 0; k < ALIGN_POSITIONS; k++) {
+		uint64_t p = ((uint64_t)k * top + a) % size;
+		if (p < bs && p + a + bs <= size)
+			p += a;
+		else if (p + bs > size && p >= a + bs)
+			p -= a;
+		place[k] = p;
+	}
+	return ALIGN_POSITIONS;
 }
 
 /*
- * One row: at each place, --count times (pre, on, post) reads; the minimum
- * per place is taken, then the places are averaged.
+ * --auto's places: up to seven multiples of a, a power-of-two multiple of a
+ * apart, so a 6 MiB row on a 12 MiB card only lands on odd multiples of
+ * 6 MiB and stays cleanly low. Fewer places where the device is small.
  */
-static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
-				       uint64_t step, int npos)
+static int align_spread_places(uint64_t size, uint64_t a, uint64_t bs,
+			       uint64_t place[ALIGN_POSITIONS])
 {
-	uint64_t bs = p->blocksize;
-	struct vm_op *read = vm_op(prog, VM_READ, 0, 0, NULL);
-	struct vm_op *three[3] = {
-		vm_op(prog, VM_OFF_FIXED, 0, 0, read),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)(bs / 2), 0, read),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)bs, 0, read),
-	};
-	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
-	struct vm_op *places = vm_op(prog, VM_OFF_LIN, (int64_t)step, npos, tries);
-	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, places);
+	uint64_t step = a;
+	int n = 0;
+
+	while (a + (ALIGN_POSITIONS - 1) * step * 2 + bs <= size)
+		step *= 2;
+	for (uint64_t p = a; n < ALIGN_POSITIONS && p + bs <= size; p += step)
+		place[n++] = p;
+	return n;
 }
 
-/* res: places x tries x {pre, on, post} */
+/* Read one block at each place, at offset delta from it: a VM_SEQ of 7. */
+static struct vm_op *align_sweep(struct vm_program *prog, const uint64_t *place, int n,
+				 int64_t delta)
+{
+	struct vm_op *reads[ALIGN_POSITIONS];
+
+	for (int k = 0; k < n; k++)
+		reads[k] = vm_op(prog, VM_OFF_FIXED, (int64_t)place[k] + delta, 0,
+				 vm_op(prog, VM_READ, 0, 0, NULL));
+	return vm_seq(prog, n, reads);
+}
+
+/*
+ * One row, as the original: each try reads the "pre" block (ending at the
+ * boundary) at all 7 places, then the "on" block (straddling it) at all 7,
+ * then the "post" block (starting at it) at all 7. Run at offset 0.
+ */
+static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
+				       const uint64_t *place, int n)
+{
+	int64_t bs = (int64_t)p->blocksize;
+	struct vm_op *three[3] = {
+		align_sweep(prog, place, n, -bs),
+		align_sweep(prog, place, n, -bs / 2),
+		align_sweep(prog, place, n, 0),
+	};
+	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
+	return vm_op(prog, VM_LEN_FIXED, bs, 0, tries);
+}
+
+/* res: tries x {pre, on, post} x places; minimum per place, average over places */
 static void align_row_from(struct align_row *row, const struct vm_result *res)
 {
-	int64_t sum[3] = { 0 };
+	const int n = row->positions;
+	int64_t best[3][ALIGN_POSITIONS], sum[3] = { 0 };
 
-	for (int i = 0; i < res->nitems; i++) {
-		const struct vm_result *tries = &res->items[i];
-		int64_t best[3] = { INT64_MAX, INT64_MAX, INT64_MAX };
-		if (tries->kind != VR_LIST) {	/* cut short by an interrupt */
-			row->failed = true;
-			return;
-		}
-		for (int t = 0; t < tries->nitems; t++)
-			for (int k = 0; k < 3; k++) {
-				const struct vm_result *triple = &tries->items[t];
-				const struct vm_result *s = triple->kind == VR_LIST ? &triple->items[k] : triple;
-				if (s->kind != VR_SAMPLE) {
-					row->failed = true;
-					return;
-				}
-				if (s->ns < best[k])
-					best[k] = s->ns;
-			}
-		for (int k = 0; k < 3; k++)
-			sum[k] += best[k];
-	}
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < ALIGN_POSITIONS; i++)
+			best[k][i] = INT64_MAX;
 	if (res->kind != VR_LIST || res->nitems == 0) {
 		row->failed = true;
 		return;
 	}
-	row->pre_ns = sum[0] / res->nitems;
-	row->on_ns = sum[1] / res->nitems;
-	row->post_ns = sum[2] / res->nitems;
+	for (int t = 0; t < res->nitems; t++) {
+		const struct vm_result *try = &res->items[t];
+		for (int k = 0; k < 3; k++) {
+			const struct vm_result *sweep = try->kind == VR_LIST && try->nitems == 3 ? &try->items[k] : NULL;
+			if (!sweep || sweep->kind != VR_LIST || sweep->nitems != n) {
+				row->failed = true;	/* cut short by an interrupt */
+				return;
+			}
+			for (int i = 0; i < n; i++) {
+				const struct vm_result *s = &sweep->items[i];
+				if (s->kind != VR_SAMPLE) {
+					row->failed = true;
+					return;
+				}
+				if (s->ns < best[k][i])
+					best[k][i] = s->ns;
+			}
+		}
+	}
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < n; i++)
+			sum[k] += best[k][i];
+	row->pre_ns = sum[0] / n;
+	row->on_ns = sum[1] / n;
+	row->post_ns = sum[2] / n;
 	row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
 }
 
 int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 {
-	uint64_t bounds[128];
+	uint64_t bounds[128], place[ALIGN_POSITIONS];
 	int n = align_boundaries(d->size, p->blocksize, d->lbs, bounds, 128);
 	struct vm_op *ops[128];
 	struct measurement m;
@@ -425,18 +504,21 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 	uint64_t reads = 0;
 	m_begin(&m, d);
 	for (int i = 0; i < n; i++) {
-		uint64_t step;
 		r->rows[i].align = bounds[i];
-		r->rows[i].positions = align_positions(d->size, bounds[i], p->blocksize, &step);
+		r->rows[i].positions = p->align_spread
+			? align_spread_places(d->size, bounds[i], p->blocksize, place)
+			: align_places(d->size, bounds[i], p->blocksize, place);
 		reads += (uint64_t)r->rows[i].positions * 3 * (uint64_t)p->count;
-		ops[i] = align_row_program(m.prog, p, step, r->rows[i].positions);
+		ops[i] = align_row_program(m.prog, p, place, r->rows[i].positions);
 	}
 	if (m_start(&m, p, NULL, p->blocksize) < 0)
 		return m_finish(&m, &r->st);
 	progress_start("align", NULL, reads * p->blocksize);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];
-		align_row_from(row, vm_run(&m.c, m.prog, ops[i], bounds[i] - p->blocksize));
+		align_row_from(row, vm_run(&m.c, m.prog, ops[i], 0));
+		if (!(row->failed && m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 	}
 	if (m_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
 		r->nrows--;	/* cut short, not failed: leave it out */
@@ -476,14 +558,17 @@ static enum vm_opcode chunk_order(const struct params *p)
 }
 
 /*
- * One erase block's worth in chunks of bs, each chunk position written in
- * `ways` erase blocks round-robin: the throughput of the whole row.
+ * One erase block's worth in chunks of bs (in order, or LFSR order with
+ * --random), each chunk position written in `ways` erase blocks, way_stride
+ * apart, visited in LFSR order (the original's: a too small erase-size
+ * guess then never puts two "erase blocks" in one real one): the
+ * throughput of the whole row. The data is the original's 0x5a.
  */
 static struct vm_op *rate_program(struct vm_program *prog, const struct params *p, uint64_t bs,
-				  int64_t ways)
+				  int64_t ways, uint64_t way_stride)
 {
-	struct vm_op *write = vm_op(prog, VM_WRITE_RANDOM, 0, 0, NULL);
-	struct vm_op *across = vm_op(prog, VM_OFF_LIN, (int64_t)p->erasesize, ways, write);
+	struct vm_op *write = vm_op(prog, VM_WRITE_5A, 0, 0, NULL);
+	struct vm_op *across = vm_op(prog, VM_OFF_RAND, (int64_t)way_stride, ways, write);
 	struct vm_op *chunks = vm_op(prog, chunk_order(p), 0, -(int64_t)p->erasesize, across);
 	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
 }
@@ -514,7 +599,10 @@ static bool keep_going(const struct params *p, const struct rate_row *row)
 	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
 }
 
-/* For each block size: cols runs of `ways`-erase-block programs, col_stride apart. */
+/*
+ * For each block size: cols runs of `ways`-erase-block programs, col_stride
+ * apart, their erase blocks r->spacing erase sizes apart.
+ */
 static int measure_rates(struct dev *d, const struct params *p, struct rate_result *r,
 			 const char *test, int cols, int64_t ways, uint64_t base, uint64_t col_stride)
 {
@@ -524,7 +612,7 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 
 	m_begin(&m, d);
 	for (uint64_t bs = p->erasesize; bs >= p->blocksize && n < 64; bs /= 2)
-		ops[n++] = rate_program(m.prog, p, bs, ways);
+		ops[n++] = rate_program(m.prog, p, bs, ways, r->spacing * p->erasesize);
 	if (m_start(&m, p, ops[0], 0) < 0)
 		return m_finish(&m, &r->st);
 	char step[32];
@@ -536,6 +624,8 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 		row->ncols = cols;
 		for (int col = 0; col < cols; col++)
 			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));
+		if (!(row_has_failure(row) && m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 		if (!keep_going(p, row))
 			break;
 	}
@@ -550,6 +640,7 @@ int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r
 
 	if (alloc_rate_result(r, p, off, p->open_au_nr) < 0)
 		return -1;
+	r->spacing = open_au_spacing(d, p);
 	return measure_rates(d, p, r, "open-au", 1, p->open_au_nr, off, 0);
 }
 
@@ -557,6 +648,7 @@ int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *
 {
 	if (alloc_rate_result(r, p, 0, p->fat_nr) < 0)
 		return -1;
+	r->spacing = 1;
 	return measure_rates(d, p, r, "find-fat", (int)p->fat_nr, 1, 0, p->erasesize);
 }
 
@@ -568,38 +660,84 @@ void rate_result_free(struct rate_result *r)
 
 /* ---------------------------------------------------------------- -s */
 
+/*
+ * The minimum per place over the passes. order[i] is the place of a pass's
+ * i-th read (the VM's LFSR order; a failed read carries no offset).
+ */
+static void scatter_points_from(struct scatter_result *r, const struct vm_result *passes,
+				const uint64_t *order, uint64_t n, bool interrupted)
+{
+	uint64_t *seen = calloc(n, sizeof *seen);
+
+	if (!seen)
+		return;
+	for (uint64_t j = 0; j < n; j++)
+		r->points[j] = (struct scatter_point){ .off = j * r->blocksize, .min_ns = INT64_MAX };
+	for (int t = 0; passes->kind == VR_LIST && t < passes->nitems; t++) {
+		const struct vm_result *pass = &passes->items[t];
+		for (int i = 0; pass->kind == VR_LIST && i < pass->nitems; i++) {
+			const struct vm_result *s = &pass->items[i];
+			uint64_t j = order[i];
+			if ((uint64_t)i >= n || j >= n)
+				continue;
+			seen[j]++;
+			if (s->kind != VR_SAMPLE)
+				r->points[j].failed = true;
+			else if (s->ns < r->points[j].min_ns)
+				r->points[j].min_ns = s->ns;
+		}
+	}
+	for (uint64_t j = 0; j < n; j++) {
+		struct scatter_point pt = r->points[j];
+		if (!seen[j] && interrupted)
+			continue;	/* cut short, not failed: leave it out */
+		pt.failed = pt.failed || !seen[j];
+		if (pt.failed)
+			pt.min_ns = 0;
+		r->points[r->npoints++] = pt;
+	}
+	free(seen);
+}
+
+/*
+ * -s as the original: the places j * blocksize for j < 2^order, visited in
+ * LFSR order, one pass per --count try, each read --scatter-span blocks.
+ */
 int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r)
 {
-	uint64_t n = scatter_points(p), step = p->blocksize * (uint64_t)p->scatter_span;
-	uint64_t base = p->offset_set ? p->offset : 0;
+	uint64_t n = scatter_points(p);
 	struct measurement m;
 
 	memset(r, 0, sizeof *r);
 	r->blocksize = p->blocksize;
-	r->span_bytes = step;
+	r->span_bytes = p->blocksize * (uint64_t)p->scatter_span;
 	r->points = calloc(n, sizeof *r->points);
 	if (!r->points)
 		return -1;
 	m_begin(&m, d);
 	struct vm_program *prog = m.prog;
-	struct vm_op *min = vm_op(prog, VM_MIN, 0, 0,
-				  vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL)));
-	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)p->blocksize, 0,
-				 vm_op(prog, VM_OFF_LIN, (int64_t)step, (int64_t)n, min));
-	if (m_start(&m, p, op, 0) < 0)
-		return m_finish(&m, &r->st);
-	progress_start("scatter", NULL, n * (uint64_t)p->count * p->blocksize);
-	struct vm_result *res = vm_run(&m.c, prog, op, base);
-	for (int i = 0; i < res->nitems; i++) {
-		struct scatter_point *pt = &r->points[r->npoints++];
-		pt->off = base + step * (uint64_t)i;
-		pt->failed = res->items[i].kind != VR_SAMPLE;
-		pt->min_ns = pt->failed ? 0 : res->items[i].ns;
-		if (pt->failed && m.c.interrupted) {
-			r->npoints--;
-			break;
+	struct vm_op *pass = vm_op(prog, VM_OFF_RAND, (int64_t)p->blocksize, (int64_t)n,
+				   vm_op(prog, VM_READ, 0, 0, NULL));
+	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)r->span_bytes, 0,
+				 vm_op(prog, VM_REPEAT, p->count, 0, pass));
+	uint64_t *order = calloc(n, sizeof *order);
+	if (!order || m_start(&m, p, op, 0) < 0) {
+		free(order);
+		if (!order) {
+			m.c.stopped = true;
+			m.c.nfailures = 1;
+			m.c.first_failure = (struct vm_failure){ .len = n, .err = ENOMEM, .op = VM_READ };
 		}
+		return m_finish(&m, &r->st);
 	}
+	struct lfsr l;
+	lfsr_init(&l, n, (uint32_t)m.c.seed);	/* the order OFF_RAND visits the places in */
+	for (uint64_t i = 0; i < n; i++)
+		order[i] = lfsr_next(&l);
+	progress_start("scatter", NULL, n * (uint64_t)p->count * r->span_bytes);
+	struct vm_result *res = vm_run(&m.c, prog, op, 0);
+	scatter_points_from(r, res, order, n, m.c.interrupted);
+	free(order);
 	return m_finish(&m, &r->st);
 }
 
@@ -611,28 +749,37 @@ void scatter_result_free(struct scatter_result *r)
 
 /* ---------------------------------------------------------------- -i */
 
-/* Least squares time = access + bytes / rate over the rows' minimum times. */
+/*
+ * Least squares time = access + bytes / rate over the rows' minimum times,
+ * leaving out the smallest sizes, whose times are mostly command overhead.
+ */
 static void interval_fit(struct interval_result *r)
 {
 	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = INTERVAL_FIT_SKIP; i < r->nrows; i++) {
 		if (r->rows[i].failed)
 			continue;
 		double x = (double)r->rows[i].bytes, y = (double)r->rows[i].min_ns;
 		n++; sx += x; sy += y; sxx += x * x; sxy += x * y;
 	}
 	double den = n * sxx - sx * sx;
+	r->fit = FIT_TOO_FEW_SIZES;
 	if (n < 2 || den == 0)
 		return;
 	double slope = (n * sxy - sx * sy) / den;	/* ns per byte */
-	r->fit_rate = slope > 0 ? 1e9 / slope : 0;
+	r->fit = FIT_NOT_RISING;
+	if (slope <= 0)
+		return;
+	r->fit = FIT_OK;
+	r->fit_rate = 1e9 / slope;
 	r->fit_access_ns = (int64_t)((sy - slope * sx) / n);
 }
 
-/* min, average and max of one size's tries */
-static void interval_row_from(struct interval_row *row, const struct vm_result *tries)
+/* min, average and max of one size's tries; res is (warm-up, tries) */
+static void interval_row_from(struct interval_row *row, const struct vm_result *res)
 {
+	const struct vm_result *tries = res->kind == VR_LIST && res->nitems == 2 ? &res->items[1] : res;
 	int64_t sum = 0;
 
 	if (tries->kind != VR_LIST) {
@@ -659,6 +806,38 @@ static void interval_row_from(struct interval_row *row, const struct vm_result *
 	row->rate = row->min_ns > 0 ? (double)row->bytes * 1e9 / (double)row->min_ns : 0;
 }
 
+/*
+ * Distance between the reads of one size: the warm-up and each try read a
+ * different place (a card's read buffer must not serve a try), 1 + count
+ * places of the largest size from the base if they fit, closer otherwise.
+ */
+static uint64_t interval_stride(const struct dev *d, const struct params *p, uint64_t base)
+{
+	uint64_t largest = interval_largest(d, p), room = d->size - base - largest;
+	uint64_t stride = room / (uint64_t)p->count / d->lbs * d->lbs;
+
+	return stride < largest ? stride : largest;
+}
+
+/*
+ * Per size (512 B doubling): a warm-up read whose time is dropped, then
+ * --count reads, stride bytes apart after it.
+ */
+static struct vm_op *interval_program(struct vm_program *prog, const struct dev *d,
+				      const struct params *p, uint64_t stride)
+{
+	struct vm_op *tries = vm_op(prog, VM_OFF_LIN, (int64_t)stride, p->count,
+				    vm_op(prog, VM_READ, 0, 0, NULL));
+	if (!stride)	/* OFF_LIN with stride 0 means "the length": keep the place */
+		tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
+	struct vm_op *steps[2] = {
+		vm_op(prog, VM_DROP, 0, 0, vm_op(prog, VM_READ, 0, 0, NULL)),
+		vm_op(prog, VM_OFF_FIXED, (int64_t)stride, 0, tries),
+	};
+	return vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p),
+		     vm_seq(prog, 2, steps));
+}
+
 int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
 {
 	uint64_t base = p->offset_set ? p->offset : 0;
@@ -668,14 +847,15 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
 	if (!r->rows)
 		return -1;
+	r->stride = interval_stride(d, p, base);
 	m_begin(&m, d);
-	struct vm_program *prog = m.prog;
-	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
-	struct vm_op *op = vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p), tries);
+	struct vm_op *op = interval_program(m.prog, d, p, r->stride);
 	if (m_start(&m, p, op, 0) < 0)
 		return m_finish(&m, &r->st);
-	progress_start("interval", NULL, (((uint64_t)d->lbs << p->interval_order) - d->lbs) * (uint64_t)p->count);
-	struct vm_result *res = vm_run(&m.c, prog, op, base);
+	/* a warm-up read, then --count reads, of every size */
+	progress_start("interval", NULL,
+		       (((uint64_t)d->lbs << p->interval_order) - d->lbs) * (uint64_t)(p->count + 1));
+	struct vm_result *res = vm_run(&m.c, m.prog, op, base);
 	for (int i = 0; i < res->nitems; i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
 		row->bytes = (uint64_t)d->lbs << i;
@@ -698,64 +878,70 @@ void interval_result_free(struct interval_result *r)
 /* ---------------------------------------------------------------- -p */
 
 struct program_step {
-	const char *label;
 	enum vm_opcode io;
 	bool random;
 };
 
-static const struct program_step program_steps[] = {
-	{ "write zeros linear", VM_WRITE_ZERO, false },
-	{ "write ones linear", VM_WRITE_ONES, false },
-	{ "write 0x5a linear", VM_WRITE_5A, false },
-	{ "write zeros random", VM_WRITE_ZERO, true },
-	{ "write ones random", VM_WRITE_ONES, true },
-	{ "write 0x5a random", VM_WRITE_5A, true },
-	{ "read linear", VM_READ, false },
-	{ "read random", VM_READ, true },
+/* The original's columns, in its order. */
+static const struct program_step program_steps[PROGRAM_COLUMNS] = {
+	{ VM_WRITE_ZERO, false }, { VM_WRITE_ONES, false }, { VM_WRITE_5A, false }, { VM_READ, false },
+	{ VM_WRITE_ZERO, true }, { VM_WRITE_ONES, true }, { VM_WRITE_5A, true }, { VM_READ, true },
 };
-#define NSTEPS (int)(sizeof program_steps / sizeof program_steps[0])
+const char *const program_labels[PROGRAM_COLUMNS] = {
+	"write zeros linear", "write ones linear", "write 0x5a linear", "read linear",
+	"write zeros random", "write ones random", "write 0x5a random", "read random",
+};
 
+/* The whole region in chunks of bs, in order or in LFSR order: its rate. */
 static struct vm_op *program_step_op(struct vm_program *prog, const struct program_step *st,
-				     const struct params *p, uint64_t bs)
+				     uint64_t bs)
 {
 	struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
 	struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
-				     -(int64_t)p->erasesize, io);
+				     -(int64_t)PROGRAM_REGION, io);
 	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
 }
 
 int measure_program(struct dev *d, const struct params *p, struct program_result *r)
 {
-	uint64_t base = p->offset_set ? p->offset : 0;
-	int nrows = count_rows(p) * NSTEPS;
+	int nsizes = 0;
 	struct measurement m;
 
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		nsizes++;
 	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)nrows, sizeof *r->rows);
-	struct vm_op **ops = calloc((size_t)nrows, sizeof *ops);
+	r->rows = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *r->rows);
+	struct vm_op **ops = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *ops);
 	if (!r->rows || !ops) {
 		free(ops);
 		return -1;
 	}
 	m_begin(&m, d);
 	int n = 0;
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize; bs /= 2)
-		for (int s = 0; s < NSTEPS; s++, n++) {
-			r->rows[n].label = program_steps[s].label;
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		for (int s = 0; s < PROGRAM_COLUMNS; s++, n++) {
+			r->rows[n].label = program_labels[s];
 			r->rows[n].blocksize = bs;
-			ops[n] = program_step_op(m.prog, &program_steps[s], p, bs);
+			ops[n] = program_step_op(m.prog, &program_steps[s], bs);
 		}
 	if (m_start(&m, p, ops[0], 0) < 0) {
 		free(ops);
 		return m_finish(&m, &r->st);
 	}
-	progress_start("program", NULL, (uint64_t)n * p->erasesize);
+	uint64_t bytes = 0;
+	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
+		bytes += PROGRAM_REGION * PROGRAM_COLUMNS;
+	progress_start("program", NULL, bytes);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct program_row *row = &r->rows[r->nrows++];
-		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], base);
+		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], program_offset(p));
 		row->failed = res->kind != VR_RATE;
 		row->rate = row->failed ? 0 : res->rate;
+		if (r->nrows % PROGRAM_COLUMNS == 0 && !(m_stopped(&m) && m.c.interrupted))
+			row_done(p);
 	}
+	if (m_stopped(&m) && m.c.interrupted)
+		r->nrows -= r->nrows % PROGRAM_COLUMNS;	/* whole rows only */
 	free(ops);
 	return m_finish(&m, &r->st);
 }

@@ -26,13 +26,27 @@ struct params {
 	long long scatter_order;	/* default 9 */
 	long long scatter_span;		/* default 1 */
 	long long interval_order;	/* required by -i */
+	bool erasesize_set, blocksize_set;	/* given on the command line */
 	enum vm_on_error on_read_error, on_write_error;
+	/*
+	 * -a places: false (default) = the original's k * top + A, modulo the
+	 * size; true = A plus power-of-two multiples of A, so a 3*2^n boundary
+	 * is hit at every place (--auto's choice; not the original's I/O).
+	 */
+	bool align_spread;
 	/*
 	 * Optional, for --auto: called after each --open-au/--find-fat row;
 	 * returning false ends the measurement there (complete, not partial).
 	 */
 	bool (*keep_going)(const struct rate_row *row, void *arg);
 	void *keep_going_arg;
+	/*
+	 * Optional: called after each finished row of -a, --open-au, --find-fat
+	 * and -p (never inside a timed region), so rows can be shown as they
+	 * are measured. The result's nrows already counts the row.
+	 */
+	void (*row_done)(void *arg);
+	void *row_done_arg;
 };
 
 void params_defaults(struct params *p);
@@ -70,6 +84,8 @@ struct align_result {
 
 /* --open-au and --find-fat: one row per block size, one column per run/AU */
 #define RATE_MAX_COLS 64
+#define OPEN_AU_NR_LIMIT (RATE_MAX_COLS * 16)
+#define OPEN_AU_SPACING 12	/* erase sizes from one --open-au erase block to the next */
 struct rate_row {
 	uint64_t blocksize;
 	int ncols;
@@ -81,6 +97,7 @@ struct rate_row {
 struct rate_result {
 	uint64_t erasesize, blocksize, offset;
 	long long nr;		/* open-au-nr, or fat-nr */
+	unsigned int spacing;	/* erase sizes from one open-au erase block to the next */
 	bool random;
 	int nrows;
 	struct rate_row *rows;	/* erasesize first, halving */
@@ -107,17 +124,35 @@ struct interval_row {
 	double rate;		/* bytes / min time */
 	bool failed;
 };
+/* Why -i has no fit line: */
+enum interval_fit {
+	FIT_OK,
+	FIT_TOO_FEW_SIZES,	/* fewer than 2 sizes after leaving out the 3 smallest */
+	FIT_NOT_RISING,		/* times do not grow with the transfer size */
+};
+#define INTERVAL_FIT_SKIP 3	/* smallest sizes left out of the fit (setup noise) */
 struct interval_result {
 	int nrows;
 	struct interval_row *rows;
-	double fit_rate;	/* regression: bytes per second */
+	uint64_t stride;	/* bytes between one try's read and the next */
+	enum interval_fit fit;
+	double fit_rate;	/* regression: bytes per second; 0 unless FIT_OK */
 	int64_t fit_access_ns;	/* regression: access time */
 	struct run_status st;
 };
 
-/* -p: the demo program; one line per (label, block size) */
+/*
+ * -p: the original's demo program. A 4 MiB region (at 16 MiB, or --offset)
+ * written and read in chunks of 2 MiB down to 512 bytes: per chunk size 8
+ * cells, one per PROGRAM_COLUMNS label. rows[] holds the cells row by row.
+ */
+#define PROGRAM_COLUMNS 8
+#define PROGRAM_REGION (4ull << 20)
+#define PROGRAM_LARGEST (2ull << 20)
+#define PROGRAM_OFFSET (16ull << 20)
+extern const char *const program_labels[PROGRAM_COLUMNS];
 struct program_row {
-	const char *label;	/* "read", "write zeros linear", ... */
+	const char *label;	/* "write zeros linear", ..., "read random" */
 	uint64_t blocksize;
 	double rate;
 	bool failed;
@@ -152,6 +187,8 @@ int open_au_spans(const struct dev *d, const struct params *p, struct span *out,
 int find_fat_spans(const struct dev *d, const struct params *p, struct span *out, int max);
 int program_spans(const struct dev *d, const struct params *p, struct span *out, int max);
 uint64_t open_au_default_offset(const struct params *p);
+/* 12 (the original's), or less where that does not fit on the device */
+unsigned int open_au_spacing(const struct dev *d, const struct params *p);
 
 /*
  * The measurements. 0 when complete, -1 when partial (interrupted or an

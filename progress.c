@@ -63,6 +63,22 @@ static void clear_line(void)
 	shown = 0;
 }
 
+static volatile sig_atomic_t cleared;	/* progress_clear() took a line off the screen */
+static void show(int64_t now);
+
+/*
+ * At once if the line is due anyway (5 a second at most); otherwise the
+ * next tick draws it, as it draws any line that is due.
+ */
+void progress_redraw(void)
+{
+	int64_t now = now_ns();
+
+	if (pr.on && cleared && !shown && now - pr.last_ns >= REFRESH_NS)
+		show(now);
+	cleared = 0;
+}
+
 void progress_clear(void)
 {
 	static const char erase[] = "\r\033[K";
@@ -70,6 +86,8 @@ void progress_clear(void)
 	/* write(2), not stdio: this may run in a signal handler */
 	if (shown && write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
 		return;
+	if (shown)
+		cleared = 1;
 	shown = 0;
 }
 

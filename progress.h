@@ -19,5 +19,7 @@ void progress_done(void);
  * be printed; the next refresh draws it again. Async-signal-safe.
  */
 void progress_clear(void);
+/* Draws the line again after progress_clear(), if one was on the screen. */
+void progress_redraw(void);
 
 #endif

@@ -33,8 +33,16 @@ void text_rates(FILE *f, const struct rate_result *r);
 void text_scatter(FILE *f, const struct scatter_result *r);
 void text_interval(FILE *f, const struct interval_result *r);
 void text_program(FILE *f, const struct program_result *r);
+void text_program_legend(FILE *f);	/* names of -p's columns, for -v */
 void text_discard(FILE *f, const struct discard_result *r);
 void text_report(FILE *f, const struct report *rep);
+/*
+ * Rows as they are measured: -a, --open-au, --find-fat and -p rows from
+ * row `from` on; returns the rows printed so far. text_report_from() then
+ * prints the rest of the report.
+ */
+int text_rows_from(FILE *f, const struct report *rep, int from);
+void text_report_from(FILE *f, const struct report *rep, int from);
 /* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */
 void text_status(FILE *f, const struct report *rep);
 

@@ -116,6 +116,8 @@ void json_rates(struct jw *w, const char *key, const struct rate_result *r)
 	jw_uint(w, "offset_bytes", r->offset);
 	jw_int(w, "nr", r->nr);
 	jw_bool(w, "random", r->random);
+	if (r->spacing)	/* erase sizes between --open-au's erase blocks (12: the original's) */
+		jw_uint(w, "erase_block_spacing", r->spacing);
 	jw_array_begin(w, "rows");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];
@@ -173,9 +175,9 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 		jw_object_end(w);
 	}
 	jw_array_end(w);
-	jw_object_begin(w, "fit");
-	jw_double(w, "rate_bytes_per_s", r->fit_rate);
-	jw_int(w, "access_ns", r->fit_access_ns);
+	jw_object_begin(w, "fit");	/* nulls when there is no meaningful fit */
+	rate_or_null(w, "rate_bytes_per_s", r->fit_rate, r->fit != FIT_OK);
+	ns_or_null(w, "access_ns", r->fit_access_ns, r->fit != FIT_OK);
 	jw_object_end(w);
 	jw_object_end(w);
 }

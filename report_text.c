@@ -5,11 +5,11 @@
 #include "report.h"
 #include "units.h"
 
-void text_align(FILE *f, const struct align_result *r)
+static void align_rows(FILE *f, const struct align_result *r, int from)
 {
 	char pre[FMT_BUF], on[FMT_BUF], post[FMT_BUF], diff[FMT_BUF];
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = from; i < r->nrows; i++) {
 		const struct align_row *row = &r->rows[i];
 		if (row->failed) {
 			fprintf(f, "align %" PRIu64 "\tread failed\n", row->align);
@@ -21,23 +21,33 @@ void text_align(FILE *f, const struct align_result *r)
 	}
 }
 
+void text_align(FILE *f, const struct align_result *r)
+{
+	align_rows(f, r, 0);
+}
+
 /* A field as the original printed it: padded to 7 bytes, then a space. */
 static void field(FILE *f, const char *s)
 {
 	fprintf(f, "%-7s ", s);
 }
 
-void text_rates(FILE *f, const struct rate_result *r)
+static void rate_rows(FILE *f, const struct rate_result *r, int from)
 {
 	char buf[FMT_BUF];
 
-	for (int i = 0; i < r->nrows; i++) {
+	for (int i = from; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];
 		field(f, fmt_size(buf, row->blocksize));
 		for (int c = 0; c < row->ncols; c++)
 			field(f, row->failed[c] ? "failed" : fmt_rate(buf, row->rate[c]));
 		fputc('\n', f);
 	}
+}
+
+void text_rates(FILE *f, const struct rate_result *r)
+{
+	rate_rows(f, r, 0);
 }
 
 void text_scatter(FILE *f, const struct scatter_result *r)
@@ -48,6 +58,25 @@ void text_scatter(FILE *f, const struct scatter_result *r)
 			fprintf(f, "%f\tread failed\n", (double)p->off / (1024.0 * 1024.0));
 		else
 			fprintf(f, "%f\t%f\n", (double)p->off / (1024.0 * 1024.0), (double)p->min_ns / 1e6);
+	}
+}
+
+/* The regression line; always there, saying so when there is no fit. */
+static void print_fit(FILE *f, const struct interval_result *r)
+{
+	char t[FMT_BUF];
+
+	switch (r->fit) {
+	case FIT_OK:
+		fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(t, r->fit_access_ns));
+		break;
+	case FIT_TOO_FEW_SIZES:
+		fprintf(f, "no fit: needs 2 sizes besides the %d smallest (--interval-order=%d or more)\n",
+			INTERVAL_FIT_SKIP, INTERVAL_FIT_SKIP + 2);
+		break;
+	case FIT_NOT_RISING:
+		fputs("no fit: read times do not grow with the transfer size\n", f);
+		break;
 	}
 }
 
@@ -65,31 +94,49 @@ void text_interval(FILE *f, const struct interval_result *r)
 			fmt_time(a, row->min_ns), fmt_time(b, row->avg_ns), fmt_time(c, row->max_ns),
 			row->rate / 1e6);
 	}
-	if (r->fit_rate <= 0)
-		return;
-	fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(a, r->fit_access_ns));
+	print_fit(f, r);
 	for (int i = 0; i < r->nrows; i++) {
 		const struct interval_row *row = &r->rows[i];
-		if (row->failed)
+		if (row->failed) {
+			fprintf(f, "bytes %" PRIu64 ", read failed\n", row->bytes);
 			continue;
-		double overhead = (double)row->min_ns - (double)r->fit_access_ns -
-				  (double)row->bytes * 1e9 / r->fit_rate;
-		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead %g\n", row->bytes, row->min_ns,
-			overhead);
+		}
+		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead ", row->bytes, row->min_ns);
+		if (r->fit == FIT_OK)
+			fprintf(f, "%g\n", (double)row->min_ns - (double)r->fit_access_ns -
+					    (double)row->bytes * 1e9 / r->fit_rate);
+		else
+			fputs("n/a\n", f);
+	}
+}
+
+/* The original's layout: the chunk size, then 8 unlabelled rates (see program_labels). */
+static void program_rows(FILE *f, const struct program_result *r, int from)
+{
+	char buf[FMT_BUF];
+
+	for (int i = from * PROGRAM_COLUMNS; i + PROGRAM_COLUMNS <= r->nrows; i += PROGRAM_COLUMNS) {
+		field(f, fmt_size(buf, r->rows[i].blocksize));
+		for (int c = 0; c < PROGRAM_COLUMNS; c++) {
+			const struct program_row *cell = &r->rows[i + c];
+			field(f, cell->failed ? "failed" : fmt_rate(buf, cell->rate));
+		}
+		fputc('\n', f);
 	}
 }
 
 void text_program(FILE *f, const struct program_result *r)
 {
-	char size[FMT_BUF], rate[FMT_BUF];
+	program_rows(f, r, 0);
+}
 
-	for (int i = 0; i < r->nrows; i++) {
-		const struct program_row *row = &r->rows[i];
-		fprintf(f, "%-20s", row->label);
-		field(f, fmt_size(size, row->blocksize));
-		field(f, row->failed ? "failed" : fmt_rate(rate, row->rate));
-		fputc('\n', f);
-	}
+/* What -p's columns are (the original printed no header); for -v. */
+void text_program_legend(FILE *f)
+{
+	fputs("flashbench: -p columns:", f);
+	for (int c = 0; c < PROGRAM_COLUMNS; c++)
+		fprintf(f, " %d) %s", c + 1, program_labels[c]);
+	fputc('\n', f);
 }
 
 void text_discard(FILE *f, const struct discard_result *r)
@@ -101,20 +148,38 @@ void text_discard(FILE *f, const struct discard_result *r)
 			fmt_time(t, r->ns));
 }
 
-void text_report(FILE *f, const struct report *rep)
+int text_rows_from(FILE *f, const struct report *rep, int from)
 {
-	if (rep->align)
-		text_align(f, rep->align);
-	if (rep->rates)
-		text_rates(f, rep->rates);
+	if (rep->align) {
+		align_rows(f, rep->align, from);
+		return rep->align->nrows;
+	}
+	if (rep->rates) {
+		rate_rows(f, rep->rates, from);
+		return rep->rates->nrows;
+	}
+	if (rep->program) {
+		program_rows(f, rep->program, from);
+		return rep->program->nrows / PROGRAM_COLUMNS;
+	}
+	return from;
+}
+
+void text_report_from(FILE *f, const struct report *rep, int from)
+{
+	if (rep->align || rep->rates || rep->program)
+		text_rows_from(f, rep, from);
 	if (rep->scatter)
 		text_scatter(f, rep->scatter);
 	if (rep->interval)
 		text_interval(f, rep->interval);
-	if (rep->program)
-		text_program(f, rep->program);
 	if (rep->discard)
 		text_discard(f, rep->discard);
+}
+
+void text_report(FILE *f, const struct report *rep)
+{
+	text_report_from(f, rep, 0);
 }
 
 const struct run_status *report_status(const struct report *rep)

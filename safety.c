@@ -972,17 +972,29 @@ static int restore_spans(struct restore_failure *first)
 	return r;
 }
 
-/* "bytes A to B" of the spans a test overwrote, for saying what state the device is in */
+/*
+ * "bytes A to B, C to D" of the spans a test overwrote, for saying what
+ * state the device is in; spans that touch read as one range.
+ */
 static void describe_spans(char *buf, size_t n)
 {
 	size_t l = 0;
+	int shown = 0, ranges = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < pv.nspans && i < 4 && l < n; i++)
-		l += (size_t)snprintf(buf + l, n - l, "%s%" PRIu64 " to %" PRIu64, i ? ", " : "bytes ",
-				      pv.spans[i].off, pv.spans[i].off + pv.spans[i].len - 1);
-	if (pv.nspans > 4 && l < n)
-		snprintf(buf + l, n - l, " and %d more ranges", pv.nspans - 4);
+	for (int i = 0; i < pv.nspans; i++) {
+		uint64_t first = pv.spans[i].off, end = first + pv.spans[i].len;
+		while (i + 1 < pv.nspans && pv.spans[i + 1].off == end)
+			end += pv.spans[++i].len;
+		ranges++;
+		if (shown < 4 && l < n) {
+			l += (size_t)snprintf(buf + l, n - l, "%s%" PRIu64 " to %" PRIu64,
+					      shown ? ", " : "bytes ", first, end - 1);
+			shown++;
+		}
+	}
+	if (ranges > shown && l < n)
+		snprintf(buf + l, n - l, " and %d more ranges", ranges - shown);
 }
 
 static void describe_restore_failure(const struct restore_failure *f, char *err, size_t n)

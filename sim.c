@@ -194,6 +194,7 @@ struct sim {
 	uint64_t rng;
 	FILE *record;
 	struct sim_store *data;	/* NULL unless sim_data_enable() */
+	FILE *trace;
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -220,6 +221,7 @@ static const char *const sized_keys[NSIZED] = { "size", "erasesize", "pagesize",
 
 struct spec_extra {
 	char record[4096];
+	char trace[4096];
 	bool random_au_given;
 	char typed[NSIZED][64];	/* size values as the user wrote them, for messages */
 };
@@ -319,6 +321,12 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 		if (!*val || strlen(val) >= sizeof(x->record))
 			return fail(err, errlen, "sim: record=%s: needs a file name", val);
 		strcpy(x->record, val);
+		return 0;
+	}
+	if (!strcmp(key, "trace")) {
+		if (!*val || strlen(val) >= sizeof(x->trace))
+			return fail(err, errlen, "sim: trace=%s: needs a file name", val);
+		strcpy(x->trace, val);
 		return 0;
 	}
 	int real = set_real_param(&c->real, key, val, err, errlen);
@@ -477,6 +485,14 @@ struct sim *sim_create(const char *spec, char *err, size_t errlen)
 		}
 		setvbuf(s->record, NULL, _IOLBF, 0);
 	}
+	if (x.trace[0]) {
+		s->trace = fopen(x.trace, "a");
+		if (!s->trace) {
+			fail(err, errlen, "sim: trace=%s: %s", x.trace, strerror(errno));
+			sim_destroy(s);
+			return NULL;
+		}
+	}
 	return s;
 }
 
@@ -487,6 +503,8 @@ void sim_destroy(struct sim *s)
 	if (s->record)
 		fclose(s->record);
 	sim_store_destroy(s->data);
+	if (s->trace)
+		fclose(s->trace);
 	free(s->eb);
 	free(s);
 }
@@ -723,6 +741,13 @@ static int check_io(const struct sim *s, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* trace=FILE: every I/O in order, "R|W|D off len" (the test of access patterns) */
+static void trace(struct sim *s, char op, uint64_t off, uint64_t len)
+{
+	if (s->trace)
+		fprintf(s->trace, "%c %llu %llu\n", op, (unsigned long long)off, (unsigned long long)len);
+}
+
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 {
 	int rc = check_io(s, off, len);
@@ -736,6 +761,7 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		cost += s->t.eb_cross;
 	cost += real_read_extra(s, off, len);
 	*ns = charge(s, cost);
+	trace(s, 'R', off, len);
 	return 0;
 }
 
@@ -754,6 +780,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		pos += n;
 	}
 	*ns = charge(s, cost);
+	trace(s, 'W', off, len);
 	if (s->record)
 		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
 	return 0;
@@ -775,6 +802,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		s->eb[eb].erased = 1;
 	}
 	*ns = charge(s, s->t.discard_lat + (double)n * s->t.erase);
+	trace(s, 'D', off, len);
 	if (s->record)
 		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
 	return 0;
@@ -802,6 +830,7 @@ const char *sim_help(void)
 		"  seed=N           jitter seed (default 1)\n"
 		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
 		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
+		"  trace=FILE       append \"R|W|D off len\" per read, write and discard\n"
 		"  real-size=SIZE   counterfeit: only SIZE bytes are stored (data; --capacity)\n"
 		"  fake=wrap|drop   beyond real-size: wrap to offset %% real-size (default),\n"
 		"                   or drop writes (reads return zeros)\n"

@@ -8,7 +8,8 @@ loop=$(make_loop "$img" -r)
 
 run "$FB" -a -c 2 "$loop"
 expect_rc 0
-expect_out "^align 33554432	pre [0-9.]+[mµn]?s	on "
+# the top boundary: the smallest power of two >= size/7 (64 MiB: 16 MiB)
+expect_out "^align 16777216	pre [0-9.]+[mµn]?s	on "
 expect_out "^align 32768	pre "
 [ -z "$errout" ] || fail "stderr: $errout"
 exit 0

@@ -16,11 +16,6 @@ for e in 1.5M 3M 6M 12M; do
 	run "$FB" -f --fat-nr=3 -e "$e" -b $((eb / 8)) "$f"
 	expect_rc 0
 	check_rate_table "$eb" $((eb / 8)) 3
-	run "$FB" -p -e "$e" -b $((eb / 2)) "$f"
-	expect_rc 0
-	for s in $(halving_sizes "$eb" $((eb / 2))); do
-		printf '%s\n' "$out" | grep -qE "^write zeros linear +$s " || fail "-p -e $e: no $s row: $out"
-	done
 	run "$FB" -a -c 1 -e "$e" "$f"
 	expect_rc 0
 	run "$FB" -s --scatter-order=2 -e "$e" "$f"

@@ -40,11 +40,11 @@ doc 0 complete auto --auto $dev
 doc 0 complete auto --auto --destructive --max-write=256M $dev
 doc 0 complete analyze --analyze="$seed"
 # an I/O failure: the data so far, and the error with its offset
-doc 1 failed open_au -O "sim:size=256M,erasesize=4M,fail-at=20971520"
+doc 1 failed open_au -O "sim:size=256M,erasesize=4M,fail-at=67108864"	# the 2nd erase block, 12 erase sizes on
 python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["status"]["error"]
-assert e["operation"] == "write" and e["offset_bytes"] == 20971520 and e["errno"] == 5, e
+assert e["operation"] == "write" and e["offset_bytes"] == 67108864 and e["errno"] == 5, e
 ' "$T/doc.json" || fail "the failed write is not in status.error"
 # errors before any I/O: still one document on stdout
 doc 1 failed align -a "$T/missing"

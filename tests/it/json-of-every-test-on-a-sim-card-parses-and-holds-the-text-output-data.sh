@@ -66,8 +66,11 @@ elif args.startswith("-i"):
     assert d["interval"]["fit"]["rate_bytes_per_s"] > 0 and d["interval"]["fit"]["access_ns"] > 0
 elif args.startswith("-p"):
     rows = d["program"]["rows"]
-    assert len(rows) == len(text) and all(r["rate_bytes_per_s"] > 0 for r in rows), len(rows)
-    assert [r["label"] for r in rows] == [re.split(r"  +", l)[0] for l in text]
+    # 8 labelled cells per text line (the original's unlabelled columns)
+    assert len(rows) == 8 * len(text) and all(r["rate_bytes_per_s"] > 0 for r in rows), len(rows)
+    assert [r["label"] for r in rows[:8]] == ["write zeros linear", "write ones linear", "write 0x5a linear",
+        "read linear", "write zeros random", "write ones random", "write 0x5a random", "read random"]
+    assert [r["blocksize_bytes"] for r in rows[::8]] == [2**21 >> i for i in range(len(text))]
 else:
     raise SystemExit("unknown test " + args)
 PY

@@ -23,9 +23,13 @@ for i, e in enumerate(erase):
             # places may hit an erase boundary at some of its seven places
             lo = [d[a] for a in d if a * 4 <= e]
             check(hi and lo, f"rows missing: {sorted(d)}")
-            check(min(hi) > 1.5 * max(lo),
+            # -a reads the original's places k*M + A (M a power of two): with
+            # a 3*2^n erase size only 2 or 3 of the 7 hit an erase boundary
+            # (so 2/7 of the crossing cost, above 60µs, rather than all of it)
+            ratio, floor = (1.5, 100e3) if e & (e - 1) == 0 else (1.15, 60e3)
+            check(min(hi) > ratio * max(lo),
                   f"high rows min {min(hi):.0f}ns not clearly above low rows max {max(lo):.0f}ns")
-            check(min(hi) > 100e3, f"high rows min {min(hi):.0f}ns")
+            check(min(hi) > floor, f"high rows min {min(hi):.0f}ns")
         except Failure as f:
             bad.append(f"sim:{spec}: {f}")
 if bad:
