@@ -43,19 +43,6 @@ const char *collapse_name(enum collapse c)
 }
 
 
-static void appendf(char *buf, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	if (len + 1 >= n)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, n - len, fmt, ap);
-	va_end(ap);
-}
-
 /* ---------- small statistics ---------- */
 
 static int cmp_double(const void *a, const void *b)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +177,15 @@ const char *fmt_rate(char *buf, double bps)
 bool is_erase_candidate(uint64_t x)
 {
 	return is_pow2(x) || (x % 3 == 0 && is_pow2(x / 3));
+}
+
+void appendf(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strnlen(buf, n);
+	if (len + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
 }

@@ -26,6 +26,12 @@ const char *fmt_size(char *buf, uint64_t bytes);
 /* "13.2M/s", "872K/s" (decimal) */
 const char *fmt_rate(char *buf, double bytes_per_second);
 
+/*
+ * Appends printf-style text to the string in buf (n bytes in all),
+ * truncating quietly: for evidence lines and messages built in parts.
+ */
+void appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static inline bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 /* 2^n or 3*2^n */
 bool is_erase_candidate(uint64_t x);
