@@ -13,7 +13,8 @@ img=$(random_image card.img 64M)
 l=$(make_loop "$img")
 l2=$(losetup -f --show "$l" 2>/dev/null) || skip "no second loop device"
 # make_loop's cleanup only knows loops over files in $T: this one is ours to detach
-trap 'umount "$T/mnt" 2>/dev/null; losetup -d "$l2" 2>/dev/null; _cleanup' EXIT
+# l2 is emptied once detached: tests run alongside may be given its name next
+trap 'umount "$T/mnt" 2>/dev/null; [ -z "$l2" ] || losetup -d "$l2" 2>/dev/null; _cleanup' EXIT
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$l2" >/dev/null 2>&1 ||
 	skip "mkfs.ext4 failed"
 mkdir "$T/mnt"
@@ -46,7 +47,7 @@ expect_err "^flashbench: --out=$img backs the loop device $l: $l backs the loop 
 [ "$(md5sum < "$img")" = "$before" ] || fail "-o changed $img"
 
 umount "$T/mnt"
-losetup -d "$l2"
+losetup -d "$l2"; l2=
 # another loop device over the same image, mounted: L shares its backing file
 l4=$(make_loop "$img")
 mount -o ro "$l4" "$T/mnt" 2>/dev/null || fail "cannot mount the image through $l4"

@@ -10,7 +10,8 @@ img=$(random_image card.img 64M)
 ln "$img" "$T/hardlink"
 l=$(make_loop "$img")
 l2=$(losetup -f --show "$l" 2>/dev/null) || skip "no second loop device"
-trap 'losetup -d "$l2" 2>/dev/null; _cleanup' EXIT
+# l2 is emptied once detached: tests run alongside may be given its name next
+trap '[ -z "$l2" ] || losetup -d "$l2" 2>/dev/null; _cleanup' EXIT
 before=$(md5sum < "$img")
 
 refused() {	# ARGS...: exit 2, one line naming the output, image unchanged
@@ -48,7 +49,7 @@ grep -q "^flashbench: standard output backs $l2, the device under test" "$T/err"
 
 # the case: -o the loop device itself while it holds a mounted ext4
 if command -v mkfs.ext4 >/dev/null; then
-	losetup -d "$l2"
+	losetup -d "$l2"; l2=
 	img2=$(random_image other.img 64M)
 	l3=$(make_loop "$img2")
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$l3" >/dev/null 2>&1 &&
