@@ -564,6 +564,133 @@ static void find_align(const struct pt *p, int n, struct size_estimate *erase,
 	estimate_page(p, n, lv[e].x, page);
 }
 
+/*
+ * The original's -a places (doc/card-facts.md, "The original's places"):
+ * row A is read at k*M + A, k = 0..6, M the top row (a power of two),
+ * wrapping modulo the device size. With a 3*2^n erase size E, M is
+ * E/3 or 2E/3 modulo E, so only some places of each row land on an
+ * erase-block boundary and every row from E/3 up reads a partial diff.
+ * The size is not in the table: places k >= w wrap (w = 4..7, the size
+ * lies in (3.5M, 7M]) and shift by the size modulo E, tried in steps of
+ * E/12 (and "never on a boundary").
+ */
+#define ORIGINAL_PLACES 7	/* measure.c align_places */
+#define FIT_SHIFTS 13
+static double hit_share(uint64_t m, uint64_t a, uint64_t e, int w, int shift)
+{
+	int hits = 0;
+	for (int k = 0; k < ORIGINAL_PLACES; k++) {
+		uint64_t place = ((uint64_t)k % e) * (m % e) % e + a % e;
+		if (k >= w) {
+			if (shift == FIT_SHIFTS - 1)
+				continue;	/* wrapped places never on a boundary */
+			place += e - (uint64_t)shift * (e / 12);
+		}
+		hits += place % e == 0;
+	}
+	return hits / (double)ORIGINAL_PLACES;
+}
+
+/* least squares d = b + x*f over the rows; residual sum of squares, x */
+static double fit_rss(const double *f, const double *d, int n, double *x_out)
+{
+	double sf = 0, sd = 0, sff = 0, sfd = 0, rss = 0;
+	for (int i = 0; i < n; i++) {
+		sf += f[i];
+		sd += d[i];
+		sff += f[i] * f[i];
+		sfd += f[i] * d[i];
+	}
+	double var = sff - sf * sf / n;
+	if (var <= 1e-12)
+		return -1;
+	double x = (sfd - sf * sd / n) / var, b = (sd - x * sf) / n;
+	for (int i = 0; i < n; i++)
+		rss += (d[i] - b - x * f[i]) * (d[i] - b - x * f[i]);
+	*x_out = x;
+	return rss;
+}
+
+/* The best fit of erase size e over the size hypotheses; -1 if none rises. */
+static double fit_erase(const struct pt *p, int n, uint64_t m, uint64_t e)
+{
+	double f[256], d[256], best = -1;
+	for (int w = 4; w <= ORIGINAL_PLACES; w++)
+		for (int shift = 0; shift < FIT_SHIFTS; shift++) {
+			if (w == ORIGINAL_PLACES && shift > 0)
+				break;
+			for (int i = 0; i < n; i++) {
+				f[i] = hit_share(m, p[i].align, e, w, shift);
+				d[i] = p[i].d;
+			}
+			double x, rss = fit_rss(f, d, n, &x);
+			if (rss >= 0 && x > 0 && (best < 0 || rss < best))
+				best = rss;
+		}
+	return best;
+}
+
+static bool original_places(const struct pt *p, int n)
+{
+	if (!is_pow2(p[0].align))
+		return false;	/* not the original's top row (older versions, --auto) */
+	for (int i = 0; i < n; i++)
+		if (p[i].positions && p[i].positions != ORIGINAL_PLACES)
+			return false;
+	return true;
+}
+
+/*
+ * A power-of-two answer on a table the original's places made: when a
+ * 3*2^n erase size predicts the full / partial / no diff of every row
+ * much better, it is the answer (the power-of-two step was a partial
+ * level, and any "allocation group" above it the 3/7 rows).
+ */
+static void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
+{
+	uint64_t e0 = erase->bytes, m = p[0].align;
+	struct pt rows[256];
+	int k = 0;
+	if (!e0 || !is_pow2(e0) || !original_places(p, n))
+		return;
+	for (int i = 0; i < n; i++)
+		if (p[i].align >= e0 / 16 && k < 256)
+			rows[k++] = p[i];
+	if (k < 8)
+		return;
+	double tss = 0, mean = 0;
+	for (int i = 0; i < k; i++)
+		mean += rows[i].d / k;
+	for (int i = 0; i < k; i++)
+		tss += (rows[i].d - mean) * (rows[i].d - mean);
+	double rss0 = fit_erase(rows, k, m, e0);
+	static const uint64_t odd[] = { 3, 3 * 2, 3 * 4, 3 * 8 };	/* 3E0/8 .. 3E0 */
+	uint64_t best_e = 0;
+	double best = -1;
+	for (size_t j = 0; j < sizeof(odd) / sizeof(odd[0]); j++) {
+		uint64_t e = e0 / 8 * odd[j];
+		if (e < ERASE_MIN || e > ERASE_MAX || e > m)
+			continue;
+		double rss = fit_erase(rows, k, m, e);
+		if (rss >= 0 && (best < 0 || rss < best)) {
+			best = rss;
+			best_e = e;
+		}
+	}
+	if (!best_e || tss <= 0 || best > 0.2 * tss || (rss0 >= 0 && best > 0.3 * rss0))
+		return;
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+	double r2 = 1 - best / tss, r2_0 = rss0 >= 0 ? 1 - rss0 / tss : 0;
+	snprintf(erase->evidence, sizeof(erase->evidence),
+		 "the original's places (k x %s + A, k = 0..6) hit a %s boundary at a share of "
+		 "each row's places that fits the diffs (R^2 %.2f; a %s erase block: %.2f): "
+		 "the step at %s is a partial level", fmt_size(a, m), fmt_size(b, best_e), r2,
+		 fmt_size(c, e0), r2_0 < 0 ? 0 : r2_0, c);
+	erase->bytes = best_e;
+	erase->group = 0;
+	erase->conf = r2 >= 0.95 && (rss0 < 0 || best < 0.1 * rss0) ? CONF_MEDIUM : CONF_LOW;
+}
+
 /* A failed row near x (within a factor of 4) could have held the step. */
 static bool failed_near(const struct align_result *r, uint64_t x)
 {
@@ -618,6 +745,7 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		return;
 	}
 	find_align(p, n, erase, page);
+	fit_original_pattern(p, n, erase);
 	discount_failed(r, UINT64_MAX, erase);
 	discount_failed(r, erase->bytes ? erase->bytes : UINT64_MAX, page);
 }
