@@ -6,7 +6,10 @@
  * smaller boundaries on a clearly lower one. Only multiples count, so a
  * 12 MiB card is found from 12/24/48 MiB rows while 8/16 MiB rows (which
  * hit a real boundary only sometimes) are ignored. The erase size is the
- * smallest strong step; the page size the smallest step below it.
+ * smallest strong step; the page size the smallest step below it. On
+ * tables made at the original's places no row of a 3*2^n card is a clean
+ * multiple (each hits at some of its 7 places): a model fit of each row's
+ * share of places on a boundary checks the answer (fit_original_pattern).
  *
  * --open-au: past the open-AU limit every write costs about one erase
  * block rewrite, so time per write stops shrinking with the block size:
@@ -565,26 +568,31 @@ static void find_align(const struct pt *p, int n, struct size_estimate *erase,
 }
 
 /*
- * The original's -a places (doc/card-facts.md, "The original's places"):
- * row A is read at k*M + A, k = 0..6, M the top row (a power of two),
- * wrapping modulo the device size. With a 3*2^n erase size E, M is
+ * The original's -a places (doc/card-facts.md, "The original's -a
+ * places"): row A is read at k*M + A, k = 0..6, M the top row (a power of
+ * two), wrapping modulo the device size. With a 3*2^n erase size E, M is
  * E/3 or 2E/3 modulo E, so only some places of each row land on an
  * erase-block boundary and every row from E/3 up reads a partial diff.
- * The size is not in the table: places k >= w wrap (w = 4..7, the size
- * lies in (3.5M, 7M]) and shift by the size modulo E, tried in steps of
- * E/12 (and "never on a boundary").
+ * The size is not in the table, only that it lies in (3.5M, 7M]: it is
+ * tried as (w - 1)*M + t, w = 4..7, t = M/4..M, and modulo E in steps of
+ * E/12 (or "wrapped places never on a boundary").
  */
 #define ORIGINAL_PLACES 7	/* measure.c align_places */
 #define FIT_SHIFTS 13
-static double hit_share(uint64_t m, uint64_t a, uint64_t e, int w, int shift)
+struct size_guess {
+	int w, quarters, shift;	/* size = (w - 1)*M + quarters*M/4, = shift*E/12 modulo E */
+};
+
+static double hit_share(uint64_t m, uint64_t a, uint64_t e, const struct size_guess *g)
 {
+	uint64_t wrap_at = (uint64_t)(g->w - 1) * m + (uint64_t)g->quarters * (m / 4);
 	int hits = 0;
 	for (int k = 0; k < ORIGINAL_PLACES; k++) {
-		uint64_t place = ((uint64_t)k % e) * (m % e) % e + a % e;
-		if (k >= w) {
-			if (shift == FIT_SHIFTS - 1)
+		uint64_t place = (uint64_t)k * (m % e) % e + a % e;
+		if ((uint64_t)k * m + a >= wrap_at) {
+			if (g->shift == FIT_SHIFTS - 1)
 				continue;	/* wrapped places never on a boundary */
-			place += e - (uint64_t)shift * (e / 12);
+			place += e - e * (uint64_t)g->shift / 12;
 		}
 		hits += place % e == 0;
 	}
@@ -611,22 +619,22 @@ static double fit_rss(const double *f, const double *d, int n, double *x_out)
 	return rss;
 }
 
-/* The best fit of erase size e over the size hypotheses; -1 if none rises. */
+/* The best fit of erase size e over the size guesses; -1 if none rises. */
 static double fit_erase(const struct pt *p, int n, uint64_t m, uint64_t e)
 {
 	double f[256], d[256], best = -1;
-	for (int w = 4; w <= ORIGINAL_PLACES; w++)
-		for (int shift = 0; shift < FIT_SHIFTS; shift++) {
-			if (w == ORIGINAL_PLACES && shift > 0)
-				break;
-			for (int i = 0; i < n; i++) {
-				f[i] = hit_share(m, p[i].align, e, w, shift);
-				d[i] = p[i].d;
+	struct size_guess g;
+	for (g.w = 4; g.w <= ORIGINAL_PLACES; g.w++)
+		for (g.quarters = g.w == 4 ? 2 : 1; g.quarters <= 4; g.quarters++)
+			for (g.shift = 0; g.shift < FIT_SHIFTS; g.shift++) {
+				for (int i = 0; i < n; i++) {
+					f[i] = hit_share(m, p[i].align, e, &g);
+					d[i] = p[i].d;
+				}
+				double x, rss = fit_rss(f, d, n, &x);
+				if (rss >= 0 && x > 0 && (best < 0 || rss < best))
+					best = rss;
 			}
-			double x, rss = fit_rss(f, d, n, &x);
-			if (rss >= 0 && x > 0 && (best < 0 || rss < best))
-				best = rss;
-		}
 	return best;
 }
 
@@ -641,46 +649,70 @@ static bool original_places(const struct pt *p, int n)
 }
 
 /*
- * A power-of-two answer on a table the original's places made: when a
- * 3*2^n erase size predicts the full / partial / no diff of every row
- * much better, it is the answer (the power-of-two step was a partial
- * level, and any "allocation group" above it the 3/7 rows).
+ * An answer from a table the original's places made: when another erase
+ * size (2^n or 3*2^n, from a quarter to eight times it) predicts the full
+ * / partial / no diff of every row much better, it is the answer (the step
+ * found was a partial level, and an "allocation group" above it the rows
+ * hitting at 3 places of 7 rather than 2).
  */
+static double total_ss(const struct pt *p, int n)
+{
+	double tss = 0, mean = 0;
+	for (int i = 0; i < n; i++)
+		mean += p[i].d / n;
+	for (int i = 0; i < n; i++)
+		tss += (p[i].d - mean) * (p[i].d - mean);
+	return tss;
+}
+
+static uint64_t best_fitting_erase(const struct pt *p, int n, uint64_t m, uint64_t e0, double *rss)
+{
+	uint64_t best_e = 0;
+	*rss = -1;
+	for (uint64_t base = e0 / 4; base <= 8 * e0; base *= 2)
+		for (int odd = 0; odd < 2; odd++) {
+			uint64_t e = odd ? base / 2 * 3 : base;
+			if (e == e0 || e < ERASE_MIN || e > ERASE_MAX || e > m || (odd && base % 2))
+				continue;
+			double r = fit_erase(p, n, m, e);
+			if (r >= 0 && (*rss < 0 || r < *rss)) {
+				*rss = r;
+				best_e = e;
+			}
+		}
+	return best_e;
+}
+
 static void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
 {
 	uint64_t e0 = erase->bytes, m = p[0].align;
 	struct pt rows[256];
 	int k = 0;
-	if (!e0 || !is_pow2(e0) || !original_places(p, n))
+	if (!e0 || !original_places(p, n))
 		return;
+	/* rows around the candidates only: allocation groups (1-2 GiB) are no part of the model */
 	for (int i = 0; i < n; i++)
-		if (p[i].align >= e0 / 16 && k < 256)
+		if (p[i].align >= e0 / 16 && p[i].align <= fmax(2 * ERASE_MAX, 16.0 * e0) && k < 256)
 			rows[k++] = p[i];
 	if (k < 8)
 		return;
-	double tss = 0, mean = 0;
-	for (int i = 0; i < k; i++)
-		mean += rows[i].d / k;
-	for (int i = 0; i < k; i++)
-		tss += (rows[i].d - mean) * (rows[i].d - mean);
-	double rss0 = fit_erase(rows, k, m, e0);
-	static const uint64_t odd[] = { 3, 3 * 2, 3 * 4, 3 * 8 };	/* 3E0/8 .. 3E0 */
-	uint64_t best_e = 0;
-	double best = -1;
-	for (size_t j = 0; j < sizeof(odd) / sizeof(odd[0]); j++) {
-		uint64_t e = e0 / 8 * odd[j];
-		if (e < ERASE_MIN || e > ERASE_MAX || e > m)
-			continue;
-		double rss = fit_erase(rows, k, m, e);
-		if (rss >= 0 && (best < 0 || rss < best)) {
-			best = rss;
-			best_e = e;
-		}
-	}
-	if (!best_e || tss <= 0 || best > 0.2 * tss || (rss0 >= 0 && best > 0.3 * rss0))
+	double tss = total_ss(rows, k), rss0 = fit_erase(rows, k, m, e0), best;
+	uint64_t best_e = best_fitting_erase(rows, k, m, e0, &best);
+	if (!best_e || tss <= 0 || best > 0.2 * tss)
 		return;
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
 	double r2 = 1 - best / tss, r2_0 = rss0 >= 0 ? 1 - rss0 / tss : 0;
+	if (rss0 >= 0 && best >= 0.5 * rss0) {
+		if (best < rss0 && erase->conf > CONF_LOW) {
+			/* better, not clearly: the answer stands, unsure */
+			erase->conf = CONF_LOW;
+			appendf(erase->evidence, sizeof(erase->evidence),
+				"; at the original's places a %s erase block fits the diffs about as "
+				"well (R^2 %.2f, %s: %.2f)", fmt_size(a, best_e), r2,
+				fmt_size(b, e0), r2_0);
+		}
+		return;
+	}
 	snprintf(erase->evidence, sizeof(erase->evidence),
 		 "the original's places (k x %s + A, k = 0..6) hit a %s boundary at a share of "
 		 "each row's places that fits the diffs (R^2 %.2f; a %s erase block: %.2f): "
