@@ -966,173 +966,232 @@ static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs
 		appendf(ev, n, "; ");
 }
 
-void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
-			    uint64_t pagesize_hint, struct count_estimate *out)
-{
-	memset(out, 0, sizeof(*out));
-	long long un[256];
-	enum collapse uv[256];
+/* The --open-au runs by N, ascending; runs with the same N merged. */
+struct series {
+	int m;
+	long long un[256];			/* the distinct N */
+	enum collapse uv[256];			/* their (merged) verdicts */
 	const struct rate_result *first_run[256];
-	struct run_look looks[256];
-	int m = 0;
+	struct run_look looks[256];		/* a collapsed look wins over a holding one */
+};
+
+static void gather_runs(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			uint64_t pagesize_hint, struct series *s)
+{
+	s->m = 0;
 	for (int i = 0; i < nruns && i < 256; i++) {
 		if (!runs[i] || nrs[i] < 1)
 			continue;
 		struct run_look l;
 		look_at_run(runs[i], pagesize_hint, &l);
 		int j;
-		for (j = 0; j < m; j++)
-			if (un[j] == nrs[i])
+		for (j = 0; j < s->m; j++)
+			if (s->un[j] == nrs[i])
 				break;
-		if (j < m) {
-			uv[j] = merge_verdicts(uv[j], l.verdict);
-			if (l.verdict == RUN_COLLAPSED && looks[j].verdict != RUN_COLLAPSED)
-				looks[j] = l;
+		if (j < s->m) {
+			s->uv[j] = merge_verdicts(s->uv[j], l.verdict);
+			if (l.verdict == RUN_COLLAPSED && s->looks[j].verdict != RUN_COLLAPSED)
+				s->looks[j] = l;
 			continue;
 		}
 		/* keep ascending order */
-		int pos = m;
-		while (pos > 0 && un[pos - 1] > nrs[i]) {
-			un[pos] = un[pos - 1];
-			uv[pos] = uv[pos - 1];
-			looks[pos] = looks[pos - 1];
-			first_run[pos] = first_run[pos - 1];
+		int pos = s->m;
+		while (pos > 0 && s->un[pos - 1] > nrs[i]) {
+			s->un[pos] = s->un[pos - 1];
+			s->uv[pos] = s->uv[pos - 1];
+			s->looks[pos] = s->looks[pos - 1];
+			s->first_run[pos] = s->first_run[pos - 1];
 			pos--;
 		}
-		un[pos] = nrs[i];
-		uv[pos] = l.verdict;
-		looks[pos] = l;
-		first_run[pos] = runs[i];
-		m++;
+		s->un[pos] = nrs[i];
+		s->uv[pos] = l.verdict;
+		s->looks[pos] = l;
+		s->first_run[pos] = runs[i];
+		s->m++;
 	}
-	if (m == 0) {
-		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
-		return;
-	}
-	/*
-	 * A run that "holds" on its own but is far slower for small writes
-	 * than the N before it, with throughput halving per halving of the
-	 * block size, collapsed too (garbage collection cheaper than a whole
-	 * erase-block rewrite, as in random mode).
-	 */
+}
+
+/*
+ * A run that "holds" on its own but is far slower for small writes
+ * than the N before it, with throughput halving per halving of the
+ * block size, collapsed too (garbage collection cheaper than a whole
+ * erase-block rewrite, as in random mode). Returns the first such run, or -1.
+ */
+static int mark_relative_collapses(struct series *s, uint64_t pagesize_hint)
+{
 	int relative = -1;
-	for (int i = 1; i < m; i++) {
-		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS || looks[i].longest_stretch < 2)
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS ||
+		    s->looks[i].longest_stretch < 2)
 			continue;
-		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
-					     first_run[i - 1]->erasesize / 8);
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 8);
 		if (g >= 2) {
-			uv[i] = RUN_COLLAPSED;
+			s->uv[i] = RUN_COLLAPSED;
 			if (relative < 0)
 				relative = i;
 		}
 	}
-	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", un, uv, m, RUN_HOLDS);
-	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", un, uv, m, RUN_COLLAPSED);
-	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", un, uv, m, RUN_UNCLEAR);
+	return relative;
+}
 
-	int fc = -1;
-	for (int i = 0; i < m; i++)
-		if (uv[i] == RUN_COLLAPSED) {
-			fc = i;
-			break;
-		}
-	bool holds_above = false;
-	for (int i = fc + 1; fc >= 0 && i < m; i++)
-		holds_above |= uv[i] == RUN_HOLDS;
+static int first_collapse(const struct series *s)
+{
+	for (int i = 0; i < s->m; i++)
+		if (s->uv[i] == RUN_COLLAPSED)
+			return i;
+	return -1;
+}
 
-	if (fc < 0) {
-		int last_hold = -1;
-		bool unclear = false;
-		for (int i = 0; i < m; i++) {
-			if (uv[i] == RUN_HOLDS)
-				last_hold = i;
-			else
-				unclear = true;
-		}
-		if (last_hold < 0) {
-			appendf(out->evidence, sizeof(out->evidence), "no clear run");
-			return;
-		}
-		out->n = (int)un[last_hold];
-		out->at_least = true;
-		out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
-		appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
-			un[last_hold]);
-	} else {
-		int last_hold = -1;
-		bool unclear_between = false;
-		for (int i = 0; i < fc; i++) {
-			if (uv[i] == RUN_HOLDS) {
-				last_hold = i;
-				unclear_between = false;
-			} else {
-				unclear_between = true;
-			}
-		}
-		long long held = last_hold >= 0 ? un[last_hold] : 0;
-		out->n = (int)(un[fc] == 1 ? 0 : (last_hold >= 0 ? held : un[fc] - 1));
-		/*
-		 * A card writes at least one erase block linearly at full speed:
-		 * a linear collapse at N=1 means the erase size or the
-		 * measurement is wrong (issue 11 §4). Random mode may hold none.
-		 */
-		if (un[fc] == 1 && !first_run[fc]->random) {
-			out->conf = CONF_LOW;
-			appendf(out->evidence, sizeof(out->evidence),
-				"a linear collapse at N=1 is not physical: the erase size may be larger, "
-				"or the run was disturbed; rerun with twice the --erasesize; ");
-		} else if (un[fc] == 1)
-			out->conf = CONF_HIGH;
-		else if (last_hold < 0)
-			out->conf = CONF_LOW;	/* nothing measured below the collapse */
-		else if (held == un[fc] - 1 && !unclear_between)
-			out->conf = CONF_HIGH;
-		else if (held == un[fc] - 1 || unclear_between)
-			out->conf = CONF_MEDIUM;
+/* No run collapsed: at least the largest N that held. */
+static void count_without_collapse(const struct series *s, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear = false;
+	for (int i = 0; i < s->m; i++) {
+		if (s->uv[i] == RUN_HOLDS)
+			last_hold = i;
 		else
-			out->conf = CONF_LOW;	/* untested gap between held and collapsed */
-		char a[FMT_BUF], b[FMT_BUF];
-		const struct run_look *l = &looks[fc];
-		if (fc == relative)
-			appendf(out->evidence, sizeof(out->evidence),
-				"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
-				un[fc], un[fc - 1]);
-		else
-			appendf(out->evidence, sizeof(out->evidence),
-				"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
-				un[fc], fmt_size(a, l->at),
-				fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
-		if (holds_above) {
-			out->conf = CONF_LOW;
-			appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
-		}
-		/* all collapsed, yet a larger N is clearly slower: a second limit */
-		for (int i = fc + 1; i < m && out->n == 0; i++) {
-			double g = median_rate_ratio(first_run[i], first_run[fc], pagesize_hint,
-						     first_run[fc]->erasesize / 2);
-			if (uv[i] == RUN_COLLAPSED && g >= 1.5) {
-				appendf(out->evidence, sizeof(out->evidence),
-					"; N=%lld is %.1fx slower than N=%lld", un[i], g, un[i - 1]);
-				if (out->conf > CONF_MEDIUM)
-					out->conf = CONF_MEDIUM;
-				break;
-			}
+			unclear = true;
+	}
+	if (last_hold < 0) {
+		appendf(out->evidence, sizeof(out->evidence), "no clear run");
+		return;
+	}
+	out->n = (int)s->un[last_hold];
+	out->at_least = true;
+	out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
+	appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
+		s->un[last_hold]);
+}
+
+/* The count below the first collapse fc, and how sure it is. */
+static void count_below_collapse(const struct series *s, int fc, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear_between = false;
+	for (int i = 0; i < fc; i++) {
+		if (s->uv[i] == RUN_HOLDS) {
+			last_hold = i;
+			unclear_between = false;
+		} else {
+			unclear_between = true;
 		}
 	}
-	/* throughput that drops clearly between two holding runs */
-	for (int i = 1; i < m; i++) {
-		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS)
+	long long held = last_hold >= 0 ? s->un[last_hold] : 0;
+	out->n = (int)(s->un[fc] == 1 ? 0 : (last_hold >= 0 ? held : s->un[fc] - 1));
+	/*
+	 * A card writes at least one erase block linearly at full speed:
+	 * a linear collapse at N=1 means the erase size or the
+	 * measurement is wrong (issue 11 §4). Random mode may hold none.
+	 */
+	if (s->un[fc] == 1 && !s->first_run[fc]->random) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence),
+			"a linear collapse at N=1 is not physical: the erase size may be larger, "
+			"or the run was disturbed; rerun with twice the --erasesize; ");
+	} else if (s->un[fc] == 1)
+		out->conf = CONF_HIGH;
+	else if (last_hold < 0)
+		out->conf = CONF_LOW;	/* nothing measured below the collapse */
+	else if (held == s->un[fc] - 1 && !unclear_between)
+		out->conf = CONF_HIGH;
+	else if (held == s->un[fc] - 1 || unclear_between)
+		out->conf = CONF_MEDIUM;
+	else
+		out->conf = CONF_LOW;	/* untested gap between held and collapsed */
+}
+
+static void describe_collapse(const struct series *s, int fc, int relative,
+			      struct count_estimate *out)
+{
+	char a[FMT_BUF], b[FMT_BUF];
+	const struct run_look *l = &s->looks[fc];
+	if (fc == relative)
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
+			s->un[fc], s->un[fc - 1]);
+	else
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
+			s->un[fc], fmt_size(a, l->at),
+			fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
+}
+
+/* all collapsed, yet a larger N is clearly slower: a second limit */
+static void note_second_limit(const struct series *s, int fc, uint64_t pagesize_hint,
+			      struct count_estimate *out)
+{
+	for (int i = fc + 1; i < s->m && out->n == 0; i++) {
+		double g = median_rate_ratio(s->first_run[i], s->first_run[fc], pagesize_hint,
+					     s->first_run[fc]->erasesize / 2);
+		if (s->uv[i] == RUN_COLLAPSED && g >= 1.5) {
+			appendf(out->evidence, sizeof(out->evidence),
+				"; N=%lld is %.1fx slower than N=%lld", s->un[i], g, s->un[i - 1]);
+			if (out->conf > CONF_MEDIUM)
+				out->conf = CONF_MEDIUM;
+			break;
+		}
+	}
+}
+
+static void count_from_collapse(const struct series *s, int fc, int relative,
+				uint64_t pagesize_hint, struct count_estimate *out)
+{
+	bool holds_above = false;
+	for (int i = fc + 1; i < s->m; i++)
+		holds_above |= s->uv[i] == RUN_HOLDS;
+	count_below_collapse(s, fc, out);
+	describe_collapse(s, fc, relative, out);
+	if (holds_above) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
+	}
+	note_second_limit(s, fc, pagesize_hint, out);
+}
+
+/* throughput that drops clearly between two holding runs */
+static void note_slowdown_between_holds(const struct series *s, uint64_t pagesize_hint,
+					struct count_estimate *out)
+{
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS)
 			continue;
-		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
-					     first_run[i - 1]->erasesize / 2);
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 2);
 		if (g >= 1.25) {
 			appendf(out->evidence, sizeof(out->evidence),
 				"; small writes %.0f%% slower from N=%lld to N=%lld", 100 * (1 - 1 / g),
-				un[i - 1], un[i]);
+				s->un[i - 1], s->un[i]);
 			break;
 		}
 	}
+}
+
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out)
+{
+	struct series s;
+	memset(out, 0, sizeof(*out));
+	gather_runs(runs, nrs, nruns, pagesize_hint, &s);
+	if (s.m == 0) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
+		return;
+	}
+	int relative = mark_relative_collapses(&s, pagesize_hint);
+	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", s.un, s.uv, s.m, RUN_HOLDS);
+	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", s.un, s.uv, s.m,
+		 RUN_COLLAPSED);
+	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", s.un, s.uv, s.m, RUN_UNCLEAR);
+	int fc = first_collapse(&s);
+	if (fc < 0) {
+		count_without_collapse(&s, out);
+		if (out->n == 0)
+			return;	/* no clear run */
+	} else {
+		count_from_collapse(&s, fc, relative, pagesize_hint, out);
+	}
+	note_slowdown_between_holds(&s, pagesize_hint, out);
 }
 
 /* ---------- --find-fat ---------- */
