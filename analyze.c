@@ -356,6 +356,7 @@ static bool find_page_step(const struct pt *p, int n, uint64_t top, struct step 
 /*
  * The row x/2 alone between the level below it and the step at x: pages
  * of x/2 read in pairs (multi-plane access), as in the README's example
+ * (doc/flash-card-model.md §5)
  * (5us below 8KiB, 53us at 8KiB, ~150us from 16KiB: 8 KiB pages, 16 KiB
  * multi-plane).
  */
@@ -461,7 +462,8 @@ static void no_step(const struct pt *p, int n, struct size_estimate *erase,
 /*
  * All plateaus: from the lowest strong step, climb to each higher level
  * (rows from the last step up, split again). Real cards show up to four:
- * page, multi-plane, erase block, allocation group (ftl-model §2, §5).
+ * page, multi-plane, erase block, allocation group (doc/flash-card-model.md
+ * §2, §5).
  */
 #define MAX_LEVELS 8
 static int find_levels(const struct pt *p, int n, const struct step *first, struct step *lv)
@@ -733,7 +735,7 @@ static bool failed_near(const struct align_result *r, uint64_t x)
 }
 
 /*
- * Failed rows (issue 9 item 8): every verdict built on a table with holes
+ * Failed rows (doc/card-facts.md, "Failed rows"): every verdict built on a table with holes
  * is less sure, one next to a hole at most low; with fewer good rows than
  * failed ones (or fewer than MIN_GOOD_ROWS) there is no verdict at all.
  */
@@ -785,10 +787,10 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 /*
  * sysfs preferred_erase_size (the SD AU_SIZE, or eMMC's erase group) is a
  * second witness. Cards report the AU, and an AU is often two or four
- * erase blocks (ftl-model §2: 2 x 2 MB = 4 MB), so a pref of 2x or 4x the
+ * erase blocks (doc/card-facts.md, second witnesses: 2 x 2 MB = 4 MB), so a pref of 2x or 4x the
  * -a reading is consistent; anything else is a disagreement, said and
  * paid for with one confidence level. No -a step: the pref is the
- * fallback the experts use (ftl-model §7), at low confidence.
+ * fallback the experts use (doc/flash-card-model.md §7), at low confidence.
  */
 void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source)
 {
@@ -1083,7 +1085,8 @@ static void count_below_collapse(const struct series *s, int fc, struct count_es
 	/*
 	 * A card writes at least one erase block linearly at full speed:
 	 * a linear collapse at N=1 means the erase size or the
-	 * measurement is wrong (issue 11 §4). Random mode may hold none.
+	 * measurement is wrong (doc/card-facts.md, writes). Random mode may
+	 * hold none.
 	 */
 	if (s->un[fc] == 1 && !s->first_run[fc]->random) {
 		out->conf = CONF_LOW;
