@@ -643,20 +643,13 @@ static double fit_erase(const struct pt *p, int n, uint64_t m, uint64_t e)
 static bool original_places(const struct pt *p, int n)
 {
 	if (!is_pow2(p[0].align))
-		return false;	/* not the original's top row (older versions, --auto) */
+		return false;	/* not this top row: an older version of the original */
 	for (int i = 0; i < n; i++)
 		if (p[i].positions && p[i].positions != ORIGINAL_PLACES)
 			return false;
 	return true;
 }
 
-/*
- * An answer from a table the original's places made: when another erase
- * size (2^n or 3*2^n, from a quarter to eight times it) predicts the full
- * / partial / no diff of every row much better, it is the answer (the step
- * found was a partial level, and an "allocation group" above it the rows
- * hitting at 3 places of 7 rather than 2).
- */
 static double total_ss(const struct pt *p, int n)
 {
 	double tss = 0, mean = 0;
@@ -685,6 +678,13 @@ static uint64_t best_fitting_erase(const struct pt *p, int n, uint64_t m, uint64
 	return best_e;
 }
 
+/*
+ * An answer from a table the original's places made: when another erase
+ * size (2^n or 3*2^n, from a quarter to eight times it) predicts the full
+ * / partial / no diff of every row much better, it is the answer (the step
+ * found was a partial level, and an "allocation group" above it the rows
+ * hitting at 3 places of 7 rather than 2).
+ */
 static void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
 {
 	uint64_t e0 = erase->bytes, m = p[0].align;
