@@ -6,7 +6,10 @@
  * smaller boundaries on a clearly lower one. Only multiples count, so a
  * 12 MiB card is found from 12/24/48 MiB rows while 8/16 MiB rows (which
  * hit a real boundary only sometimes) are ignored. The erase size is the
- * smallest strong step; the page size the smallest step below it.
+ * smallest strong step; the page size the smallest step below it. On
+ * tables made at the original's places no row of a 3*2^n card is a clean
+ * multiple (each hits at some of its 7 places): a model fit of each row's
+ * share of places on a boundary checks the answer (fit_original_pattern).
  *
  * --open-au: past the open-AU limit every write costs about one erase
  * block rewrite, so time per write stops shrinking with the block size:
@@ -353,6 +356,7 @@ static bool find_page_step(const struct pt *p, int n, uint64_t top, struct step 
 /*
  * The row x/2 alone between the level below it and the step at x: pages
  * of x/2 read in pairs (multi-plane access), as in the README's example
+ * (doc/flash-card-model.md §5)
  * (5us below 8KiB, 53us at 8KiB, ~150us from 16KiB: 8 KiB pages, 16 KiB
  * multi-plane).
  */
@@ -458,7 +462,8 @@ static void no_step(const struct pt *p, int n, struct size_estimate *erase,
 /*
  * All plateaus: from the lowest strong step, climb to each higher level
  * (rows from the last step up, split again). Real cards show up to four:
- * page, multi-plane, erase block, allocation group (ftl-model §2, §5).
+ * page, multi-plane, erase block, allocation group (doc/flash-card-model.md
+ * §2, §5).
  */
 #define MAX_LEVELS 8
 static int find_levels(const struct pt *p, int n, const struct step *first, struct step *lv)
@@ -564,6 +569,162 @@ static void find_align(const struct pt *p, int n, struct size_estimate *erase,
 	estimate_page(p, n, lv[e].x, page);
 }
 
+/*
+ * The original's -a places (doc/card-facts.md, "The original's -a
+ * places"): row A is read at k*M + A, k = 0..6, M the top row (a power of
+ * two), wrapping modulo the device size. With a 3*2^n erase size E, M is
+ * E/3 or 2E/3 modulo E, so only some places of each row land on an
+ * erase-block boundary and every row from E/3 up reads a partial diff.
+ * The size is not in the table, only that it lies in (3.5M, 7M]: it is
+ * tried as (w - 1)*M + t, w = 4..7, t = M/4..M, and modulo E in steps of
+ * E/12 (or "wrapped places never on a boundary").
+ */
+#define ORIGINAL_PLACES 7	/* measure.c align_places */
+#define FIT_SHIFTS 13
+struct size_guess {
+	int w, quarters, shift;	/* size = (w - 1)*M + quarters*M/4, = shift*E/12 modulo E */
+};
+
+static double hit_share(uint64_t m, uint64_t a, uint64_t e, const struct size_guess *g)
+{
+	uint64_t wrap_at = (uint64_t)(g->w - 1) * m + (uint64_t)g->quarters * (m / 4);
+	int hits = 0;
+	for (int k = 0; k < ORIGINAL_PLACES; k++) {
+		uint64_t place = (uint64_t)k * (m % e) % e + a % e;
+		if ((uint64_t)k * m + a >= wrap_at) {
+			if (g->shift == FIT_SHIFTS - 1)
+				continue;	/* wrapped places never on a boundary */
+			place += e - e * (uint64_t)g->shift / 12;
+		}
+		hits += place % e == 0;
+	}
+	return hits / (double)ORIGINAL_PLACES;
+}
+
+/* least squares d = b + x*f over the rows; residual sum of squares, x */
+static double fit_rss(const double *f, const double *d, int n, double *x_out)
+{
+	double sf = 0, sd = 0, sff = 0, sfd = 0, rss = 0;
+	for (int i = 0; i < n; i++) {
+		sf += f[i];
+		sd += d[i];
+		sff += f[i] * f[i];
+		sfd += f[i] * d[i];
+	}
+	double var = sff - sf * sf / n;
+	if (var <= 1e-12)
+		return -1;
+	double x = (sfd - sf * sd / n) / var, b = (sd - x * sf) / n;
+	for (int i = 0; i < n; i++)
+		rss += (d[i] - b - x * f[i]) * (d[i] - b - x * f[i]);
+	*x_out = x;
+	return rss;
+}
+
+/* The best fit of erase size e over the size guesses; -1 if none rises. */
+static double fit_erase(const struct pt *p, int n, uint64_t m, uint64_t e)
+{
+	double f[256], d[256], best = -1;
+	struct size_guess g;
+	for (g.w = 4; g.w <= ORIGINAL_PLACES; g.w++)
+		for (g.quarters = g.w == 4 ? 2 : 1; g.quarters <= 4; g.quarters++)
+			for (g.shift = 0; g.shift < FIT_SHIFTS; g.shift++) {
+				for (int i = 0; i < n; i++) {
+					f[i] = hit_share(m, p[i].align, e, &g);
+					d[i] = p[i].d;
+				}
+				double x, rss = fit_rss(f, d, n, &x);
+				if (rss >= 0 && x > 0 && (best < 0 || rss < best))
+					best = rss;
+			}
+	return best;
+}
+
+static bool original_places(const struct pt *p, int n)
+{
+	if (!is_pow2(p[0].align))
+		return false;	/* not this top row: an older version of the original */
+	for (int i = 0; i < n; i++)
+		if (p[i].positions && p[i].positions != ORIGINAL_PLACES)
+			return false;
+	return true;
+}
+
+static double total_ss(const struct pt *p, int n)
+{
+	double tss = 0, mean = 0;
+	for (int i = 0; i < n; i++)
+		mean += p[i].d / n;
+	for (int i = 0; i < n; i++)
+		tss += (p[i].d - mean) * (p[i].d - mean);
+	return tss;
+}
+
+static uint64_t best_fitting_erase(const struct pt *p, int n, uint64_t m, uint64_t e0, double *rss)
+{
+	uint64_t best_e = 0;
+	*rss = -1;
+	for (uint64_t base = e0 / 4; base <= 8 * e0; base *= 2)
+		for (int odd = 0; odd < 2; odd++) {
+			uint64_t e = odd ? base / 2 * 3 : base;
+			if (e == e0 || e < ERASE_MIN || e > ERASE_MAX || e > m || (odd && base % 2))
+				continue;
+			double r = fit_erase(p, n, m, e);
+			if (r >= 0 && (*rss < 0 || r < *rss)) {
+				*rss = r;
+				best_e = e;
+			}
+		}
+	return best_e;
+}
+
+/*
+ * An answer from a table the original's places made: when another erase
+ * size (2^n or 3*2^n, from a quarter to eight times it) predicts the full
+ * / partial / no diff of every row much better, it is the answer (the step
+ * found was a partial level, and an "allocation group" above it the rows
+ * hitting at 3 places of 7 rather than 2).
+ */
+static void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
+{
+	uint64_t e0 = erase->bytes, m = p[0].align;
+	struct pt rows[256];
+	int k = 0;
+	if (!e0 || !original_places(p, n))
+		return;
+	/* rows around the candidates only: allocation groups (1-2 GiB) are no part of the model */
+	for (int i = 0; i < n; i++)
+		if (p[i].align >= e0 / 16 && p[i].align <= fmax(2 * ERASE_MAX, 16.0 * e0) && k < 256)
+			rows[k++] = p[i];
+	if (k < 8)
+		return;
+	double tss = total_ss(rows, k), rss0 = fit_erase(rows, k, m, e0), best;
+	uint64_t best_e = best_fitting_erase(rows, k, m, e0, &best);
+	if (!best_e || tss <= 0 || best > 0.2 * tss)
+		return;
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+	double r2 = 1 - best / tss, r2_0 = rss0 >= 0 ? 1 - rss0 / tss : 0;
+	if (rss0 >= 0 && best >= 0.5 * rss0) {
+		if (best < rss0 && erase->conf > CONF_LOW) {
+			/* better, not clearly: the answer stands, unsure */
+			erase->conf = CONF_LOW;
+			appendf(erase->evidence, sizeof(erase->evidence),
+				"; at the original's places a %s erase block fits the diffs about as "
+				"well (R^2 %.2f, %s: %.2f)", fmt_size(a, best_e), r2,
+				fmt_size(b, e0), r2_0);
+		}
+		return;
+	}
+	snprintf(erase->evidence, sizeof(erase->evidence),
+		 "the original's places (k x %s + A, k = 0..6) hit a %s boundary at a share of "
+		 "each row's places that fits the diffs (R^2 %.2f; a %s erase block: %.2f): "
+		 "the step at %s is a partial level", fmt_size(a, m), fmt_size(b, best_e), r2,
+		 fmt_size(c, e0), r2_0 < 0 ? 0 : r2_0, c);
+	erase->bytes = best_e;
+	erase->group = 0;
+	erase->conf = r2 >= 0.95 && (rss0 < 0 || best < 0.1 * rss0) ? CONF_MEDIUM : CONF_LOW;
+}
+
 /* A failed row near x (within a factor of 4) could have held the step. */
 static bool failed_near(const struct align_result *r, uint64_t x)
 {
@@ -574,7 +735,7 @@ static bool failed_near(const struct align_result *r, uint64_t x)
 }
 
 /*
- * Failed rows (issue 9 item 8): every verdict built on a table with holes
+ * Failed rows (doc/card-facts.md, "Failed rows"): every verdict built on a table with holes
  * is less sure, one next to a hole at most low; with fewer good rows than
  * failed ones (or fewer than MIN_GOOD_ROWS) there is no verdict at all.
  */
@@ -618,6 +779,7 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		return;
 	}
 	find_align(p, n, erase, page);
+	fit_original_pattern(p, n, erase);
 	discount_failed(r, UINT64_MAX, erase);
 	discount_failed(r, erase->bytes ? erase->bytes : UINT64_MAX, page);
 }
@@ -625,10 +787,10 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 /*
  * sysfs preferred_erase_size (the SD AU_SIZE, or eMMC's erase group) is a
  * second witness. Cards report the AU, and an AU is often two or four
- * erase blocks (ftl-model §2: 2 x 2 MB = 4 MB), so a pref of 2x or 4x the
+ * erase blocks (doc/card-facts.md, second witnesses: 2 x 2 MB = 4 MB), so a pref of 2x or 4x the
  * -a reading is consistent; anything else is a disagreement, said and
  * paid for with one confidence level. No -a step: the pref is the
- * fallback the experts use (ftl-model §7), at low confidence.
+ * fallback the experts use (doc/flash-card-model.md §7), at low confidence.
  */
 void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source)
 {
@@ -806,173 +968,233 @@ static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs
 		appendf(ev, n, "; ");
 }
 
-void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
-			    uint64_t pagesize_hint, struct count_estimate *out)
-{
-	memset(out, 0, sizeof(*out));
-	long long un[256];
-	enum collapse uv[256];
+/* The --open-au runs by N, ascending; runs with the same N merged. */
+struct series {
+	int m;
+	long long un[256];			/* the distinct N */
+	enum collapse uv[256];			/* their (merged) verdicts */
 	const struct rate_result *first_run[256];
-	struct run_look looks[256];
-	int m = 0;
+	struct run_look looks[256];		/* a collapsed look wins over a holding one */
+};
+
+static void gather_runs(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			uint64_t pagesize_hint, struct series *s)
+{
+	s->m = 0;
 	for (int i = 0; i < nruns && i < 256; i++) {
 		if (!runs[i] || nrs[i] < 1)
 			continue;
 		struct run_look l;
 		look_at_run(runs[i], pagesize_hint, &l);
 		int j;
-		for (j = 0; j < m; j++)
-			if (un[j] == nrs[i])
+		for (j = 0; j < s->m; j++)
+			if (s->un[j] == nrs[i])
 				break;
-		if (j < m) {
-			uv[j] = merge_verdicts(uv[j], l.verdict);
-			if (l.verdict == RUN_COLLAPSED && looks[j].verdict != RUN_COLLAPSED)
-				looks[j] = l;
+		if (j < s->m) {
+			s->uv[j] = merge_verdicts(s->uv[j], l.verdict);
+			if (l.verdict == RUN_COLLAPSED && s->looks[j].verdict != RUN_COLLAPSED)
+				s->looks[j] = l;
 			continue;
 		}
 		/* keep ascending order */
-		int pos = m;
-		while (pos > 0 && un[pos - 1] > nrs[i]) {
-			un[pos] = un[pos - 1];
-			uv[pos] = uv[pos - 1];
-			looks[pos] = looks[pos - 1];
-			first_run[pos] = first_run[pos - 1];
+		int pos = s->m;
+		while (pos > 0 && s->un[pos - 1] > nrs[i]) {
+			s->un[pos] = s->un[pos - 1];
+			s->uv[pos] = s->uv[pos - 1];
+			s->looks[pos] = s->looks[pos - 1];
+			s->first_run[pos] = s->first_run[pos - 1];
 			pos--;
 		}
-		un[pos] = nrs[i];
-		uv[pos] = l.verdict;
-		looks[pos] = l;
-		first_run[pos] = runs[i];
-		m++;
+		s->un[pos] = nrs[i];
+		s->uv[pos] = l.verdict;
+		s->looks[pos] = l;
+		s->first_run[pos] = runs[i];
+		s->m++;
 	}
-	if (m == 0) {
-		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
-		return;
-	}
-	/*
-	 * A run that "holds" on its own but is far slower for small writes
-	 * than the N before it, with throughput halving per halving of the
-	 * block size, collapsed too (garbage collection cheaper than a whole
-	 * erase-block rewrite, as in random mode).
-	 */
+}
+
+/*
+ * A run that "holds" on its own but is far slower for small writes
+ * than the N before it, with throughput halving per halving of the
+ * block size, collapsed too (garbage collection cheaper than a whole
+ * erase-block rewrite, as in random mode). Returns the first such run, or -1.
+ */
+static int mark_relative_collapses(struct series *s, uint64_t pagesize_hint)
+{
 	int relative = -1;
-	for (int i = 1; i < m; i++) {
-		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS || looks[i].longest_stretch < 2)
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS ||
+		    s->looks[i].longest_stretch < 2)
 			continue;
-		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
-					     first_run[i - 1]->erasesize / 8);
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 8);
 		if (g >= 2) {
-			uv[i] = RUN_COLLAPSED;
+			s->uv[i] = RUN_COLLAPSED;
 			if (relative < 0)
 				relative = i;
 		}
 	}
-	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", un, uv, m, RUN_HOLDS);
-	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", un, uv, m, RUN_COLLAPSED);
-	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", un, uv, m, RUN_UNCLEAR);
+	return relative;
+}
 
-	int fc = -1;
-	for (int i = 0; i < m; i++)
-		if (uv[i] == RUN_COLLAPSED) {
-			fc = i;
-			break;
-		}
-	bool holds_above = false;
-	for (int i = fc + 1; fc >= 0 && i < m; i++)
-		holds_above |= uv[i] == RUN_HOLDS;
+static int first_collapse(const struct series *s)
+{
+	for (int i = 0; i < s->m; i++)
+		if (s->uv[i] == RUN_COLLAPSED)
+			return i;
+	return -1;
+}
 
-	if (fc < 0) {
-		int last_hold = -1;
-		bool unclear = false;
-		for (int i = 0; i < m; i++) {
-			if (uv[i] == RUN_HOLDS)
-				last_hold = i;
-			else
-				unclear = true;
-		}
-		if (last_hold < 0) {
-			appendf(out->evidence, sizeof(out->evidence), "no clear run");
-			return;
-		}
-		out->n = (int)un[last_hold];
-		out->at_least = true;
-		out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
-		appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
-			un[last_hold]);
-	} else {
-		int last_hold = -1;
-		bool unclear_between = false;
-		for (int i = 0; i < fc; i++) {
-			if (uv[i] == RUN_HOLDS) {
-				last_hold = i;
-				unclear_between = false;
-			} else {
-				unclear_between = true;
-			}
-		}
-		long long held = last_hold >= 0 ? un[last_hold] : 0;
-		out->n = (int)(un[fc] == 1 ? 0 : (last_hold >= 0 ? held : un[fc] - 1));
-		/*
-		 * A card writes at least one erase block linearly at full speed:
-		 * a linear collapse at N=1 means the erase size or the
-		 * measurement is wrong (issue 11 §4). Random mode may hold none.
-		 */
-		if (un[fc] == 1 && !first_run[fc]->random) {
-			out->conf = CONF_LOW;
-			appendf(out->evidence, sizeof(out->evidence),
-				"a linear collapse at N=1 is not physical: the erase size may be larger, "
-				"or the run was disturbed; rerun with twice the --erasesize; ");
-		} else if (un[fc] == 1)
-			out->conf = CONF_HIGH;
-		else if (last_hold < 0)
-			out->conf = CONF_LOW;	/* nothing measured below the collapse */
-		else if (held == un[fc] - 1 && !unclear_between)
-			out->conf = CONF_HIGH;
-		else if (held == un[fc] - 1 || unclear_between)
-			out->conf = CONF_MEDIUM;
+/* No run collapsed: at least the largest N that held. */
+static void count_without_collapse(const struct series *s, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear = false;
+	for (int i = 0; i < s->m; i++) {
+		if (s->uv[i] == RUN_HOLDS)
+			last_hold = i;
 		else
-			out->conf = CONF_LOW;	/* untested gap between held and collapsed */
-		char a[FMT_BUF], b[FMT_BUF];
-		const struct run_look *l = &looks[fc];
-		if (fc == relative)
-			appendf(out->evidence, sizeof(out->evidence),
-				"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
-				un[fc], un[fc - 1]);
-		else
-			appendf(out->evidence, sizeof(out->evidence),
-				"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
-				un[fc], fmt_size(a, l->at),
-				fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
-		if (holds_above) {
-			out->conf = CONF_LOW;
-			appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
-		}
-		/* all collapsed, yet a larger N is clearly slower: a second limit */
-		for (int i = fc + 1; i < m && out->n == 0; i++) {
-			double g = median_rate_ratio(first_run[i], first_run[fc], pagesize_hint,
-						     first_run[fc]->erasesize / 2);
-			if (uv[i] == RUN_COLLAPSED && g >= 1.5) {
-				appendf(out->evidence, sizeof(out->evidence),
-					"; N=%lld is %.1fx slower than N=%lld", un[i], g, un[i - 1]);
-				if (out->conf > CONF_MEDIUM)
-					out->conf = CONF_MEDIUM;
-				break;
-			}
+			unclear = true;
+	}
+	if (last_hold < 0) {
+		appendf(out->evidence, sizeof(out->evidence), "no clear run");
+		return;
+	}
+	out->n = (int)s->un[last_hold];
+	out->at_least = true;
+	out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
+	appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
+		s->un[last_hold]);
+}
+
+/* The count below the first collapse fc, and how sure it is. */
+static void count_below_collapse(const struct series *s, int fc, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear_between = false;
+	for (int i = 0; i < fc; i++) {
+		if (s->uv[i] == RUN_HOLDS) {
+			last_hold = i;
+			unclear_between = false;
+		} else {
+			unclear_between = true;
 		}
 	}
-	/* throughput that drops clearly between two holding runs */
-	for (int i = 1; i < m; i++) {
-		if (uv[i] != RUN_HOLDS || uv[i - 1] != RUN_HOLDS)
+	long long held = last_hold >= 0 ? s->un[last_hold] : 0;
+	out->n = (int)(s->un[fc] == 1 ? 0 : (last_hold >= 0 ? held : s->un[fc] - 1));
+	/*
+	 * A card writes at least one erase block linearly at full speed:
+	 * a linear collapse at N=1 means the erase size or the
+	 * measurement is wrong (doc/card-facts.md, writes). Random mode may
+	 * hold none.
+	 */
+	if (s->un[fc] == 1 && !s->first_run[fc]->random) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence),
+			"a linear collapse at N=1 is not physical: the erase size may be larger, "
+			"or the run was disturbed; rerun with twice the --erasesize; ");
+	} else if (s->un[fc] == 1)
+		out->conf = CONF_HIGH;
+	else if (last_hold < 0)
+		out->conf = CONF_LOW;	/* nothing measured below the collapse */
+	else if (held == s->un[fc] - 1 && !unclear_between)
+		out->conf = CONF_HIGH;
+	else if (held == s->un[fc] - 1 || unclear_between)
+		out->conf = CONF_MEDIUM;
+	else
+		out->conf = CONF_LOW;	/* untested gap between held and collapsed */
+}
+
+static void describe_collapse(const struct series *s, int fc, int relative,
+			      struct count_estimate *out)
+{
+	char a[FMT_BUF], b[FMT_BUF];
+	const struct run_look *l = &s->looks[fc];
+	if (fc == relative)
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
+			s->un[fc], s->un[fc - 1]);
+	else
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
+			s->un[fc], fmt_size(a, l->at),
+			fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
+}
+
+/* all collapsed, yet a larger N is clearly slower: a second limit */
+static void note_second_limit(const struct series *s, int fc, uint64_t pagesize_hint,
+			      struct count_estimate *out)
+{
+	for (int i = fc + 1; i < s->m && out->n == 0; i++) {
+		double g = median_rate_ratio(s->first_run[i], s->first_run[fc], pagesize_hint,
+					     s->first_run[fc]->erasesize / 2);
+		if (s->uv[i] == RUN_COLLAPSED && g >= 1.5) {
+			appendf(out->evidence, sizeof(out->evidence),
+				"; N=%lld is %.1fx slower than N=%lld", s->un[i], g, s->un[i - 1]);
+			if (out->conf > CONF_MEDIUM)
+				out->conf = CONF_MEDIUM;
+			break;
+		}
+	}
+}
+
+static void count_from_collapse(const struct series *s, int fc, int relative,
+				uint64_t pagesize_hint, struct count_estimate *out)
+{
+	bool holds_above = false;
+	for (int i = fc + 1; i < s->m; i++)
+		holds_above |= s->uv[i] == RUN_HOLDS;
+	count_below_collapse(s, fc, out);
+	describe_collapse(s, fc, relative, out);
+	if (holds_above) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
+	}
+	note_second_limit(s, fc, pagesize_hint, out);
+}
+
+/* throughput that drops clearly between two holding runs */
+static void note_slowdown_between_holds(const struct series *s, uint64_t pagesize_hint,
+					struct count_estimate *out)
+{
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS)
 			continue;
-		double g = median_rate_ratio(first_run[i], first_run[i - 1], pagesize_hint,
-					     first_run[i - 1]->erasesize / 2);
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 2);
 		if (g >= 1.25) {
 			appendf(out->evidence, sizeof(out->evidence),
 				"; small writes %.0f%% slower from N=%lld to N=%lld", 100 * (1 - 1 / g),
-				un[i - 1], un[i]);
+				s->un[i - 1], s->un[i]);
 			break;
 		}
 	}
+}
+
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out)
+{
+	struct series s;
+	memset(out, 0, sizeof(*out));
+	gather_runs(runs, nrs, nruns, pagesize_hint, &s);
+	if (s.m == 0) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
+		return;
+	}
+	int relative = mark_relative_collapses(&s, pagesize_hint);
+	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", s.un, s.uv, s.m, RUN_HOLDS);
+	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", s.un, s.uv, s.m,
+		 RUN_COLLAPSED);
+	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", s.un, s.uv, s.m, RUN_UNCLEAR);
+	int fc = first_collapse(&s);
+	if (fc < 0) {
+		count_without_collapse(&s, out);
+		if (out->n == 0)
+			return;	/* no clear run */
+	} else {
+		count_from_collapse(&s, fc, relative, pagesize_hint, out);
+	}
+	note_slowdown_between_holds(&s, pagesize_hint, out);
 }
 
 /* ---------- --find-fat ---------- */

@@ -9,8 +9,8 @@
 #include "measure.h"
 
 /*
- * Thresholds of the analysis, in one place. Sources: ftl-model.md and
- * real-cards.tsv in the shared reference (summarised in doc/card-facts.md),
+ * Thresholds of the analysis, in one place. Sources: doc/flash-card-model.md
+ * (§n below), doc/real-cards.tsv, doc/card-facts.md (the facts by section),
  * the seed posts (tests/data/seeds), and the calibration matrix (tests/it/
  * auto-confidence-is-calibrated-...sh) where a value was measured.
  *
@@ -19,15 +19,15 @@
  *   ERASE_MAX         64MiB    largest erase block / AU              SD AU_SIZE F, the SDXC maximum
  *   MAX_PAGE          256KiB   a larger step below the erase size    effective pages 2..48 KiB seen
  *                              is not a page
- *   MAX_ODD_PAGE      64KiB    largest 3*2^n page (48 KiB seen)      SanDisk Ultra 64GB (real-cards.tsv)
+ *   MAX_ODD_PAGE      64KiB    largest 3*2^n page (48 KiB seen)      SanDisk Ultra 64GB (doc/real-cards.tsv)
  *   STEP_RATIO        1.5      a plateau is >= 1.5x the one below    seeds: 2..50x; drift/noise < 1.3x
- *   GROUP_RATIO       1.2      an allocation-group rise, evidence    issue 11 §2 (1-2 GiB rises)
+ *   GROUP_RATIO       1.2      an allocation-group rise, evidence    card-facts, read boundaries (1-2 GiB)
  *                              only (never the erase size)
- *   MID_LEVEL         0.2      a single row between two levels is    README: 5 / 53 / 150 us = 8 KiB
+ *   MID_LEVEL         0.2      a single row between two levels is    §5 (README): 5/53/150 us = 8 KiB
  *                              one of its own (page read in pairs)   pages, 16 KiB multi-plane
  *   NOISE_FRACTION    0.02     a step under 2% of a read is noise    loop devices, RAM disks (measured)
- *   MIN_GOOD_ROWS     6        fewer good -a rows: unknown           issue 9 item 8
- *   STEP_COLLAPSE     0.75     throughput ratio per halving in a     ftl-model §3: 0.5 when time per
+ *   MIN_GOOD_ROWS     6        fewer good -a rows: unknown           card-facts, "Failed rows"
+ *   STEP_COLLAPSE     0.75     throughput ratio per halving in a     §3: 0.5 when time per
  *                              collapse                              write is constant
  *   GC_FRACTION       0.25     collapse: a write costs >= 1/4 of     seeds: 0.4..0.7 s per write for
  *                              rewriting an erase block              4 MiB AUs (SA04G, SD4GB)
@@ -37,7 +37,7 @@
  *   REF_SLOW          0.75     a run this much slower than N=1 at    sim matrix: >= 0.94 within the
  *                              its smallest row collapsed            limit, <= 0.65 one block over
  *   REF_CLEAR         0.65     ... clearly so (medium confidence)    same
- *   RANDOM_SLOW       0.35     random writes under 0.35 of the       issue 11 §5: a third of linear is
+ *   RANDOM_SLOW       0.35     random writes under 0.35 of the       card-facts, random mode: a third is
  *                              linear rate (rows >= E/32) are not    none open; Lexar CF (seed 004):
  *                              "open"                                0.4 at 512 KiB, experts count 11
  *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at

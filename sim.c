@@ -556,8 +556,9 @@ static double uniform01(struct sim *s)
 
 /*
  * Extra read-boundary levels: pages read in pairs (multi-plane) and
- * allocation groups far above the erase block (ftl-model §2, §5; issue 11
- * §1-2); USB readers' spikes, 1-2% of reads 300..800us slower (§4).
+ * allocation groups far above the erase block (doc/flash-card-model.md §2,
+ * §5; doc/card-facts.md, read boundaries); USB readers' spikes, 1-2% of
+ * reads 300..800us slower (doc/card-facts.md, "Noise is not Gaussian").
  */
 static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
 {
@@ -574,8 +575,8 @@ static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
 
 /*
  * Random-capable only for large blocks: an out-of-order write smaller than
- * the mapping unit copies the whole unit (issue 11 §5; real-cards.tsv:
- * SanDisk SU04G random 512KiB 12 MB/s, 256KiB 3.5 MB/s at any N).
+ * the mapping unit copies the whole unit (doc/card-facts.md, "Random mode":
+ * SanDisk SU04G in seed 000, random 512KiB 12 MB/s, 256KiB 3.5 MB/s at any N).
  */
 static double real_map_unit_cost(const struct sim *s, uint64_t len)
 {
@@ -583,7 +584,7 @@ static double real_map_unit_cost(const struct sim *s, uint64_t len)
 	return unit && len < unit ? transfer(unit, s->t.copy_bps) : 0;
 }
 
-/* A busy host stretches some accesses; runs drift slowly (issue 11 §4). */
+/* A busy host stretches some accesses; runs drift slowly (doc/card-facts.md, noise). */
 static double real_disturb(struct sim *s, double ns)
 {
 	const struct sim_real *r = &s->cfg.real;

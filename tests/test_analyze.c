@@ -288,6 +288,71 @@ static void test_align_clean(void)
 	CHECK(e.bytes == 0 && e.conf == CONF_NONE);
 }
 
+/*
+ * A card read at the original's places: row a at k * top + a, k = 0..6,
+ * top the smallest power of two >= size / 7, wrapping modulo the size
+ * (measure.c align_places). A 3*2^n erase size leaves every row from E/3
+ * up a partial diff.
+ */
+static void make_align_original(struct align_result *r, uint64_t size, uint64_t eb, uint64_t page,
+				uint64_t bs, double noise)
+{
+	static struct align_row rows[128];
+	uint64_t top = 1;
+	while (top < (size + 6) / 7)
+		top *= 2;
+	memset(r, 0, sizeof(*r));
+	r->rows = rows;
+	r->blocksize = bs;
+	for (uint64_t a = top; a >= 2 * bs; a /= 2) {
+		uint64_t both[2] = { a, a / 4 * 3 };
+		for (int j = 0; j < 2 && r->nrows < 128; j++) {
+			uint64_t x = both[j];
+			int on_eb = 0, on_page = 0;
+			for (uint64_t k = 0; k < 7; k++) {
+				uint64_t pos = (k * top + x) % size;
+				on_eb += pos % eb == 0;
+				on_page += pos % page == 0;
+			}
+			double d = (60000.0 * on_page + 250000.0 * on_eb) / 7;
+			d += noise * 250000.0 * jitter();
+			struct align_row *row = &rows[r->nrows++];
+			*row = (struct align_row){ .align = x, .positions = 7, .pre_ns = 1000000,
+						   .post_ns = 1000000, .diff_ns = (int64_t)d };
+			row->on_ns = 1000000 + row->diff_ns;
+		}
+	}
+}
+
+/*
+ * The original's places on 2^n and 3*2^n cards of real (odd) and round
+ * sizes: the erase size up to 3% noise (a partial power-of-two level is
+ * never the answer); with 6% noise right or low confidence.
+ */
+static void test_align_original_places(void)
+{
+	struct align_result r;
+	struct size_estimate e, p;
+	static const uint64_t sizes[] = { 64 * GiB, 7 * GiB, 30 * GiB, 15 * GiB + 512 * MiB,
+					  4 * GiB, 3900 * MiB, 7600 * MiB, 60900 * MiB };
+	static const uint64_t ebs[] = { 512 * KiB, 1536 * KiB, 2 * MiB, 3 * MiB, 4 * MiB, 6 * MiB,
+					8 * MiB, 12 * MiB, 16 * MiB, 24 * MiB, 32 * MiB };
+	static const double noise[] = { 0, 0.03, 0.06 };
+	for (size_t k = 0; k < 3; k++)
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			for (size_t j = 0; j < sizeof(ebs) / sizeof(ebs[0]); j++) {
+				make_align_original(&r, sizes[i], ebs[j], 16 * KiB, 4 * KiB, noise[k]);
+				analyze_align(&r, &e, &p);
+				bool ok = e.bytes == ebs[j] || (noise[k] > 0.03 && e.conf <= CONF_LOW);
+				CHECK(ok);
+				if (!ok)
+					printf("  size %llu erase %llu noise %.2f: got %llu %s (%s)\n",
+					       (unsigned long long)sizes[i], (unsigned long long)ebs[j],
+					       noise[k], (unsigned long long)e.bytes,
+					       confidence_name(e.conf), e.evidence);
+			}
+}
+
 /* A clean step that costs under 2% of a read is noise (a loop device, a RAM disk). */
 static void test_align_tiny_step_is_no_erase_size(void)
 {
@@ -809,6 +874,7 @@ int main(void)
 	test_parse_align_and_sections();
 	test_parse_pasted();
 	test_align_clean();
+	test_align_original_places();
 	test_align_tiny_step_is_no_erase_size();
 	test_align_noise();
 	test_align_levels();
