@@ -678,7 +678,7 @@ int safety_check_write_target(const char *path, char *err, size_t n)
 {
 	struct stat st;
 
-	if (strncmp(path, "sim:", 4) == 0)
+	if (dev_path_is_sim(path))
 		return 0;
 	if (stat(path, &st) < 0)
 		return 0;	/* open() reports it */
@@ -752,7 +752,7 @@ int safety_check_output(const char *what, const struct stat *out, const char *de
 	}
 	if (!S_ISREG(out->st_mode))
 		return 0;
-	if (device && strncmp(device, "sim:", 4) != 0 && stat(device, &dev) == 0) {
+	if (device && !dev_path_is_sim(device) && stat(device, &dev) == 0) {
 		if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {
 			snprintf(err, n, "%s is %s, the device under test" REFUSAL, what, device);
 			return -1;
@@ -1064,58 +1064,6 @@ static uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
 	return h;
 }
 
-/* Something that tells this device from another of the same size; "" if nothing. */
-static void device_identity(const struct dev *d, char *out, size_t n)
-{
-	static const char *const attrs[] = {
-		"device/cid", "device/serial", "device/wwid", "loop/backing_file",
-		"../device/cid", "../device/serial", "../device/wwid", "../loop/backing_file",
-	};
-	struct stat st;
-	char dir[64], path[PATH_MAX];
-
-	out[0] = '\0';
-	if (d->sim) {
-		snprintf(out, n, "%s", d->path);
-		return;
-	}
-	if (fstat(d->fd, &st) < 0)
-		return;
-	if (S_ISREG(st.st_mode)) {	/* another file of the same size is another device */
-		snprintf(out, n, "file:%u:%u:%llu", major(st.st_dev), minor(st.st_dev),
-			 (unsigned long long)st.st_ino);
-		return;
-	}
-	if (!S_ISBLK(st.st_mode))
-		return;
-	snprintf(dir, sizeof dir, "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, attrs[i]);
-		FILE *f = fopen(path, "re");
-		char line[512];
-		if (!f)
-			continue;
-		if (fgets(line, sizeof line, f)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, n, "%s:%s", strrchr(attrs[i], '/') + 1, line);
-		}
-		fclose(f);
-		if (out[0])
-			break;
-	}
-	/* a partition: which one matters as much as the disk */
-	snprintf(path, sizeof path, "%s/start", dir);
-	FILE *f = fopen(path, "re");
-	unsigned long long start;
-	if (f) {
-		if (fscanf(f, "%llu", &start) == 1) {
-			size_t l = strlen(out);
-			snprintf(out + l, n - l, " start:%llu", start);
-		}
-		fclose(f);
-	}
-}
-
 static int format_header(char *buf, size_t n, uint64_t data_offset, uint64_t checksum)
 {
 	size_t l = 0;
@@ -1300,8 +1248,8 @@ static void restore_at_exit(void)
 
 static int save_to_memory(struct dev *d, char *err, size_t n)
 {
-	if (d->sim)
-		return 0;	/* it stores no data: nothing to keep */
+	if (!dev_stores_data(d))
+		return 0;	/* nothing to keep */
 	pv.data = calloc((size_t)pv.nspans, sizeof *pv.data);
 	if (!pv.data && pv.nspans) {
 		snprintf(err, n, "out of memory");
@@ -1376,12 +1324,10 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 			 "kept in memory; add --backup=FILE", total);
 		return -1;
 	}
-	/* absolute, so that --restore can compare it from any directory */
-	if (d->sim || !realpath(d->path, pv.device))
-		snprintf(pv.device, sizeof pv.device, "%s", d->path);
+	dev_canonical_name(d, pv.device, sizeof pv.device);
 	pv.size = d->size;
 	pv.lbs = d->lbs;
-	device_identity(d, pv.identity, sizeof pv.identity);
+	dev_identity(d, pv.identity, sizeof pv.identity);
 	pv.nspans = nspans;
 	pv.spans = malloc((size_t)(nspans ? nspans : 1) * sizeof *spans);
 	pv.chunk = dev_alloc_buffer(CHUNK);
@@ -1640,7 +1586,7 @@ static int restore_checks(const char *file, const char *device, const struct dev
 			device, d->size, file, h->device, h->size);
 		return 2;
 	}
-	device_identity(d, identity, sizeof identity);
+	dev_identity(d, identity, sizeof identity);
 	if (!force && strcmp(identity, h->identity) != 0) {
 		fprintf(stderr, "flashbench: --restore: %s is \"%s\" but %s was taken from \"%s\" "
 			"(%s); not restoring (--force: restore anyway)\n", device,
