@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "units.h"
+
 static void file_close(struct dev *d)
 {
 	if (d->fd >= 0)
@@ -193,10 +195,8 @@ static void file_identity(const struct dev *d, char *out, size_t n)
 	FILE *f = fopen(path, "re");
 	unsigned long long start;
 	if (f) {
-		if (fscanf(f, "%llu", &start) == 1) {
-			size_t l = strlen(out);
-			snprintf(out + l, n - l, " start:%llu", start);
-		}
+		if (fscanf(f, "%llu", &start) == 1)
+			appendf(out, n, " start:%llu", start);
 		fclose(f);
 	}
 }
