@@ -25,7 +25,7 @@
  * log(size) rounds.
  *
  * Everything written is saved first and written back and verified after
- * each round by safety.c's --preserve machinery (also on signals).
+ * each round by preserve.c's --preserve machinery (also on signals).
  */
 #include "capacity.h"
 

@@ -25,7 +25,7 @@
 
 /* What a restore needs, all reachable from a signal handler. */
 static struct preserved {
-	int fd;			/* dup of the device's descriptor; -1 for sim: (no data) */
+	int fd;			/* dup of the device's descriptor; -1 if it has none (sim:, no data) */
 	struct backup_header meta;	/* the device, the spans; in file mode where data is */
 	void **data;		/* memory mode: one aligned copy per span */
 	int backup_fd;		/* file mode: -1 otherwise */

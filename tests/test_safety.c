@@ -1,4 +1,4 @@
-/* safety.c: mountinfo/sysfs parsing on fixtures, --preserve, --restore, signals. */
+/* safety_target.c, mounts.c: parsing on fixtures; preserve.c, backup.c, restore.c, signals.c. */
 #include "unit.h"
 
 #include <errno.h>
