@@ -67,7 +67,7 @@ struct dev {
 /* "sim:..." names a simulated card (dev_sim.c), not a file. */
 bool dev_path_is_sim(const char *path);
 
-/* The backends dev_open() chooses from; for tests, to stand in. */
+/* The backends dev_open() chooses from (it clears d, then calls one); for tests, to stand in. */
 extern const struct dev_ops dev_block_ops, dev_file_ops, dev_sim_ops;
 int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen);
 int dev_sim_open(struct dev *d, const char *path, char *err, size_t errlen);

@@ -89,6 +89,7 @@ int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err
 		if (!err[0])
 			snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		file_close(d);
+		d->ops = NULL;
 		return r;
 	}
 	return 0;
