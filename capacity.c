@@ -25,7 +25,7 @@
  * log(size) rounds.
  *
  * Everything written is saved first and written back and verified after
- * each round by safety.c's --preserve machinery (also on signals).
+ * each round by preserve.c's --preserve machinery (also on signals).
  */
 #include "capacity.h"
 
@@ -39,7 +39,6 @@
 #include "measure.h"
 #include "report.h"
 #include "safety.h"
-#include "sim.h"
 #include "units.h"
 #include "vm.h"
 
@@ -413,7 +412,7 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
 	memset(r, 0, sizeof *r);
 	r->restored = true;
 	r->advertised = d->size;
-	r->simulated = d->sim != NULL;
+	r->simulated = dev_simulated(d);
 	c.u = d->lbs;
 	r->unit = c.u;
 	c.size = d->size / c.u * c.u;
@@ -424,7 +423,7 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
 	}
 	c.buf = dev_alloc_buffer(CHUNK);
 	c.expect = malloc(c.u);
-	if (!c.buf || !c.expect || (d->sim && sim_data_enable(d->sim, true) < 0)) {
+	if (!c.buf || !c.expect || dev_keep_data(d, true) < 0) {
 		snprintf(err, n, "out of memory");
 		goto out;
 	}
@@ -435,8 +434,7 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
 		rc = 0;
 	conclude(&c);
 out:
-	if (d->sim)
-		sim_data_enable(d->sim, false);
+	dev_keep_data(d, false);
 	r->bytes_written = d->bytes_written - w0;
 	r->bytes_read = d->bytes_read - r0;
 	r->device_ns = d->device_ns - t0;

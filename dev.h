@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct sim;
+struct dev;
 
 enum dev_flags {
 	DEV_WRITE = 1 << 0,	/* O_RDWR|O_SYNC instead of O_RDONLY */
@@ -15,10 +16,44 @@ enum dev_flags {
 
 enum pattern { PAT_ZERO, PAT_ONES, PAT_5A, PAT_RANDOM };
 
+/*
+ * A backend: how one kind of device does its I/O. dev.c checks ranges and
+ * permissions and keeps the accounting; a backend is only called with a
+ * range inside the device, in whole logical blocks, and is writable where
+ * it writes. Each lives in one file: dev_file.c (block devices, regular
+ * files), dev_sim.c (sim: cards); a test can plug in its own.
+ */
+struct dev_ops {
+	const char *kind;	/* "block_device", "regular_file", "simulated", ... */
+	bool simulated;		/* no hardware behind it: no identity to probe */
+	/*
+	 * Timed transfer: the backend reads its clock right around the I/O
+	 * (nothing else in between) and stores the time in *ns. 0 or -errno.
+	 */
+	int (*transfer)(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
+			int64_t *ns);
+	int (*discard)(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
+	/* Untimed, not counted: saving and restoring the user's data. */
+	int (*copy)(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write);
+	/*
+	 * Whether the device keeps what is written (a sim: card keeps data only
+	 * while keep_data is on); NULL: always.
+	 */
+	bool (*stores_data)(const struct dev *d);
+	int (*keep_data)(struct dev *d, bool on);	/* NULL: nothing to switch */
+	/* Something that tells this device from another of the same size; "" if nothing. */
+	void (*identity)(const struct dev *d, char *out, size_t n);
+	/* The name a backup records: an absolute path where there is one. */
+	void (*canonical_name)(const struct dev *d, char *out, size_t n);
+	void (*close)(struct dev *d);
+};
+
 struct dev {
 	const char *path;
+	const struct dev_ops *ops;
 	int fd;			/* -1 for sim: devices */
-	struct sim *sim;	/* non-NULL for sim: devices */
+	struct sim *sim;	/* the sim: backend's card (callers: ask dev_simulated()) */
+	void *priv;		/* any other backend's state */
 	uint64_t size;		/* bytes */
 	unsigned int lbs;	/* logical block size: every offset/length a multiple */
 	unsigned int pbs;	/* physical block size (informational) */
@@ -28,6 +63,18 @@ struct dev {
 	uint64_t bytes_read, bytes_written, bytes_discarded;
 	int64_t device_ns;	/* sum of all timed I/O */
 };
+
+/* "sim:..." names a simulated card (dev_sim.c), not a file. */
+bool dev_path_is_sim(const char *path);
+
+/* The backends dev_open() chooses from (it clears d, then calls one); for tests, to stand in. */
+extern const struct dev_ops dev_block_ops, dev_file_ops, dev_sim_ops;
+int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen);
+int dev_sim_open(struct dev *d, const char *path, char *err, size_t errlen);
+
+/* Sets up d for a backend of the caller's own (priv: its state); no I/O. */
+void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void *priv,
+		uint64_t size, unsigned int lbs, bool writable);
 
 /*
  * Opens path ("sim:..." for a simulated card) with O_DIRECT. Returns 0,
@@ -57,6 +104,14 @@ int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write);
 /* Untimed helpers (used by --preserve / --restore). */
 int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off);
 int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off);
+
+/* Questions for the backend. */
+const char *dev_kind(const struct dev *d);	/* as struct dev_ops.kind */
+bool dev_simulated(const struct dev *d);
+bool dev_stores_data(const struct dev *d);	/* false: nothing written is kept */
+int dev_keep_data(struct dev *d, bool on);	/* 0, or -errno */
+void dev_identity(const struct dev *d, char *out, size_t n);
+void dev_canonical_name(const struct dev *d, char *out, size_t n);
 
 /* Aligned buffer for O_DIRECT; NULL on failure. Free with free(). */
 void *dev_alloc_buffer(size_t len);

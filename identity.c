@@ -1099,7 +1099,7 @@ struct identity *identity_probe(const struct dev *d, const char *sysfs_root)
 	struct stat st;
 	int r;
 
-	if (d->sim) {
+	if (dev_simulated(d)) {
 		id = identity_new(d);
 		if (id) {
 			put_text_json(id, "kind", "simulated_card", "simulated card");

@@ -8,7 +8,8 @@
 # taken off the list.
 #
 # The layers, bottom up:
-#   device     dev.c dev.h dev_*.[ch], and the simulated card sim.[ch] sim_*.[ch]
+#   device     dev.c dev.h dev_*.[ch] (dev.c checks and counts, a backend per
+#              kind of device does the I/O), and the simulated card sim.[ch] sim_*.[ch]
 #   vm         vm.[ch]: runs I/O programs on a device, returns data
 #   measure    measure.[ch]: the original's tests as vm programs, returning data
 #   analysis   analyze.[ch] analyze_*.[ch] (not *_cmd.*), post.[ch]: data in, verdicts out
@@ -22,7 +23,7 @@ cd "$src" || exit 2
 # Rules that do not hold yet (the restructuring is a later piece of work).
 PENDING=" vm-knows-no-progress-bar analysis-sees-no-device renderers-see-no-device
 	renderers-run-no-analysis flashbench-c-only-parses-and-dispatches
-	results-are-plain-data commands-have-their-own-headers "
+	results-are-plain-data commands-have-their-own-headers backends-in-one-place "
 PENDING=" $(echo $PENDING) "	# one space between names
 
 files() {	# files matching the globs, in this directory, that exist
@@ -158,6 +159,12 @@ rule flashbench-c-only-parses-and-dispatches no_direct "$(files flashbench.c)" d
 # Result types live in headers that include nothing of ours.
 rule results-are-plain-data plain_data "$(files analyze.h report.h)"
 rule commands-have-their-own-headers no_match "$(files analyze.h)" '(auto_run|analyze_file)[[:space:]]*\('
+
+# Each device backend lives in one file (dev_file.c, dev_sim.c): everyone
+# else asks dev.h (dev_simulated(), dev_kind(), ...), never the sim: card in
+# struct dev. Pending: flashbench.c and report_json.c still read d->sim.
+rule backends-in-one-place no_match "$(files '*.c' '*.h' | grep -Ev '^(dev_sim\.c|sim\.[ch]|sim_.*)$')" \
+	'(->|\.)sim([^[:alnum:]_]|$)'
 
 echo "layer rules: $passed hold, $failed broken, $pending pending"
 [ "$failed" -eq 0 ]

@@ -1,4 +1,4 @@
-/* safety.c: mountinfo/sysfs parsing on fixtures, --preserve, --restore, signals. */
+/* safety_target.c, mounts.c: parsing on fixtures; preserve.c, backup.c, restore.c, signals.c. */
 #include "unit.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "dev.h"
 #include "measure.h"
 #include "safety.h"
@@ -706,6 +707,56 @@ static void remove_tree(void)
 		printf("note: could not remove %s\n", root);
 }
 
+/* backup.c: the header it writes is the header it reads; a broken one is refused. */
+static void test_backup_header_round_trip(void)
+{
+	static struct backup_header h, back;
+	struct span spans[2] = { { 4096, 8192 }, { 1 << 20, 512 } };
+	char text[4096], shortbuf[64], path[PATH_MAX + 16];
+	int bad_line = 0, len;
+
+	snprintf(h.device, sizeof h.device, "/dev/loop7");
+	snprintf(h.identity, sizeof h.identity, "loop:backing_file /tmp/x start:2048");
+	h.size = 64 << 20;
+	h.lbs = 512;
+	h.data_offset = 4096;
+	h.checksum = 0x0123456789abcdefull;
+	h.spans = spans;
+	h.nspans = 2;
+	len = backup_format_header(text, sizeof text, &h);
+	CHECK_GT(len, 0);
+	CHECK_EQ(backup_format_header(shortbuf, sizeof shortbuf, &h), -1);	/* too short a buffer */
+	snprintf(path, sizeof path, "%s/header", root);
+	FILE *f = fopen(path, "w+");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(text, f);
+	rewind(f);
+	CHECK_EQ(backup_parse_header(f, &back, &bad_line), 0);
+	CHECK_STR(back.device, h.device);
+	CHECK_STR(back.identity, h.identity);
+	CHECK_EQ(back.size, h.size);
+	CHECK_EQ(back.lbs, h.lbs);
+	CHECK_EQ(back.data_offset, h.data_offset);
+	CHECK_EQ(back.checksum, h.checksum);
+	CHECK_EQ(back.nspans, 2);
+	CHECK_EQ(back.spans ? back.spans[1].off : 0, 1u << 20);
+	CHECK_EQ(back.spans ? back.spans[1].len : 0, 512u);
+	free(back.spans);
+	memset(&back, 0, sizeof back);
+	/* one span less than announced: not a backup --restore takes */
+	rewind(f);
+	CHECK_EQ(ftruncate(fileno(f), 0), 0);
+	fputs("flashbench-backup 1\ndevice /dev/loop7\nsize 512\nlbs 512\ndata-offset 4096\n"
+	      "spans 2\nspan 0 512\nchecksum fnv1a64 0\nend\n", f);
+	rewind(f);
+	CHECK_EQ(backup_parse_header(f, &back, &bad_line), -1);
+	free(back.spans);
+	fclose(f);
+	unlink(path);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -728,6 +779,7 @@ int main(void)
 	test_exit_and_hangup_paths();
 	test_failed_restore_keeps_a_rescue_file();
 	test_spans_cover_writes();
+	test_backup_header_round_trip();
 	remove_tree();
 	return unit_summary();
 }

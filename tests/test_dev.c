@@ -1,0 +1,217 @@
+/*
+ * The device layer's front (dev.c) with backends plugged in by the test:
+ * a recording one and a failing one. dev.c checks ranges and permissions
+ * and keeps the accounting; the backend sees only requests that pass.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dev.h"
+#include "unit.h"
+
+struct call {
+	char op;		/* 'r', 'w', 'd' (discard), 'c' (copy in), 'C' (copy out), 'x' (close) */
+	uint64_t len, off;
+};
+
+struct recorder {
+	struct call calls[16];
+	int n;
+	int fail;		/* -errno every call returns; 0: success */
+	int64_t ns;		/* what the "clock" says each I/O took */
+};
+
+static struct recorder *rec(const struct dev *d)
+{
+	return d->priv;
+}
+
+static int note(struct dev *d, char op, uint64_t len, uint64_t off)
+{
+	struct recorder *r = rec(d);
+	if (r->n < 16)
+		r->calls[r->n++] = (struct call){ op, len, off };
+	return r->fail;
+}
+
+static int rec_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
+			int64_t *ns)
+{
+	(void)buf;
+	*ns = rec(d)->ns;
+	return note(d, write ? 'w' : 'r', len, off);
+}
+
+static int rec_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
+{
+	*ns = rec(d)->ns;
+	return note(d, 'd', len, off);
+}
+
+static int rec_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	(void)buf;
+	return note(d, write ? 'C' : 'c', len, off);
+}
+
+static void rec_close(struct dev *d)
+{
+	note(d, 'x', 0, 0);
+}
+
+static const struct dev_ops recording_ops = {
+	.kind = "recording",
+	.transfer = rec_transfer,
+	.discard = rec_discard,
+	.copy = rec_copy,
+	.close = rec_close,
+};
+
+static void check_call(const struct recorder *r, int i, char op, uint64_t len, uint64_t off)
+{
+	CHECK_GT(r->n, i);
+	if (r->n <= i)
+		return;
+	CHECK_EQ(r->calls[i].op, op);
+	CHECK_EQ(r->calls[i].len, len);
+	CHECK_EQ(r->calls[i].off, off);
+}
+
+static void test_requests_reach_the_backend(void)
+{
+	struct recorder r = { .ns = 1234 };
+	struct dev d;
+	char buf[1024];
+	int64_t ns = 0;
+
+	dev_attach(&d, "rec", &recording_ops, &r, 1 << 20, 512, true);
+	CHECK_EQ(dev_read(&d, buf, 1024, 4096, &ns), 0);
+	CHECK_EQ(ns, 1234);
+	CHECK_EQ(dev_write(&d, buf, 512, 0, &ns), 0);
+	CHECK_EQ(dev_discard(&d, 8192, 4096, &ns), 0);
+	CHECK_EQ(dev_pread_all(&d, buf, 512, 512), 0);
+	CHECK_EQ(dev_pwrite_all(&d, buf, 1024, 1024), 0);
+	dev_close(&d);
+	dev_close(&d);		/* a second close reaches nothing */
+	CHECK_EQ(r.n, 6);
+	check_call(&r, 0, 'r', 1024, 4096);
+	check_call(&r, 1, 'w', 512, 0);
+	check_call(&r, 2, 'd', 4096, 8192);
+	check_call(&r, 3, 'c', 512, 512);
+	check_call(&r, 4, 'C', 1024, 1024);
+	check_call(&r, 5, 'x', 0, 0);
+	/* timed I/O is counted, untimed copies (--preserve) are not */
+	CHECK_EQ(d.bytes_read, 1024u);
+	CHECK_EQ(d.bytes_written, 512u);
+	CHECK_EQ(d.bytes_discarded, 4096u);
+	CHECK_EQ(d.device_ns, 3 * 1234);
+}
+
+static void test_bad_requests_stop_in_front(void)
+{
+	struct recorder r = { .ns = 1 };
+	struct dev d;
+	char buf[1024];
+	int64_t ns = -7;
+
+	dev_attach(&d, "rec", &recording_ops, &r, 1 << 20, 512, true);
+	CHECK_EQ(dev_read(&d, buf, 100, 0, &ns), -EINVAL);		/* not whole blocks */
+	CHECK_EQ(dev_read(&d, buf, 512, 100, &ns), -EINVAL);
+	CHECK_EQ(dev_read(&d, buf, 0, 0, &ns), -EINVAL);		/* nothing */
+	CHECK_EQ(dev_write(&d, buf, 1024, (1 << 20) - 512, &ns), -EINVAL);	/* past the end */
+	CHECK_EQ(dev_discard(&d, 1 << 20, 512, &ns), -EINVAL);
+	CHECK_EQ(dev_pread_all(&d, buf, 512, 1 << 20), -EINVAL);
+	dev_attach(&d, "rec", &recording_ops, &r, 1 << 20, 512, false);	/* read-only */
+	CHECK_EQ(dev_write(&d, buf, 512, 0, &ns), -EBADF);
+	CHECK_EQ(dev_discard(&d, 0, 512, &ns), -EBADF);
+	CHECK_EQ(dev_pwrite_all(&d, buf, 512, 0), -EBADF);
+	CHECK_EQ(r.n, 0);
+	CHECK_EQ(ns, -7);
+	CHECK_EQ(d.bytes_read + d.bytes_written + d.bytes_discarded, 0u);
+}
+
+/* A failed I/O stores no time and counts nothing: no number from a failed I/O. */
+static void test_failures_pass_through_uncounted(void)
+{
+	struct recorder r = { .fail = -EIO, .ns = 99 };
+	struct dev d;
+	char buf[512];
+	int64_t ns = -7;
+
+	dev_attach(&d, "failing", &recording_ops, &r, 1 << 20, 512, true);
+	CHECK_EQ(dev_read(&d, buf, 512, 0, &ns), -EIO);
+	CHECK_EQ(dev_write(&d, buf, 512, 0, &ns), -EIO);
+	CHECK_EQ(dev_discard(&d, 0, 512, &ns), -EIO);
+	CHECK_EQ(dev_pread_all(&d, buf, 512, 0), -EIO);
+	CHECK_EQ(ns, -7);
+	CHECK_EQ(d.device_ns, 0);
+	CHECK_EQ(d.bytes_read + d.bytes_written + d.bytes_discarded, 0u);
+	CHECK_EQ(r.n, 4);
+}
+
+/* What a backend leaves out has a safe default. */
+static void test_questions_have_defaults(void)
+{
+	struct recorder r = { 0 };
+	static const struct dev_ops bare = { .transfer = rec_transfer, .copy = rec_copy };
+	struct dev d;
+	char out[64];
+	int64_t ns;
+
+	dev_attach(&d, "bare", &bare, &r, 4096, 512, true);
+	CHECK_STR(dev_kind(&d), "unknown");
+	CHECK(!dev_simulated(&d));
+	CHECK(dev_stores_data(&d));
+	CHECK_EQ(dev_keep_data(&d, true), 0);
+	dev_identity(&d, out, sizeof out);
+	CHECK_STR(out, "");
+	dev_canonical_name(&d, out, sizeof out);
+	CHECK_STR(out, "bare");
+	CHECK_EQ(dev_discard(&d, 0, 512, &ns), -EOPNOTSUPP);
+	dev_close(&d);
+	CHECK_EQ(r.n, 0);
+}
+
+static void test_dev_open_chooses_the_backend(void)
+{
+	char img[] = "/tmp/fb-test-dev-XXXXXX", err[256], out[4200];
+	struct dev d;
+	int fd = mkstemp(img);
+
+	CHECK_GE(fd, 0);
+	CHECK_EQ(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	CHECK_EQ(dev_open(&d, img, 0, err, sizeof err), 0);
+	CHECK_STR(dev_kind(&d), "regular_file");
+	CHECK(!dev_simulated(&d));
+	CHECK(dev_stores_data(&d));
+	dev_canonical_name(&d, out, sizeof out);
+	CHECK_STR(out, img);
+	dev_identity(&d, out, sizeof out);
+	CHECK(strncmp(out, "file:", 5) == 0);
+	dev_close(&d);
+	CHECK_EQ(d.fd, -1);
+	unlink(img);
+
+	CHECK_EQ(dev_open(&d, "sim:sdhc-good", DEV_WRITE, err, sizeof err), 0);
+	CHECK_STR(dev_kind(&d), "simulated");
+	CHECK(dev_simulated(&d));
+	CHECK(!dev_stores_data(&d));
+	dev_identity(&d, out, sizeof out);
+	CHECK_STR(out, "sim:sdhc-good");
+	dev_close(&d);
+	CHECK(d.sim == NULL);
+	CHECK(dev_path_is_sim("sim:x"));
+	CHECK(!dev_path_is_sim("/tmp/sim:x"));
+}
+
+int main(void)
+{
+	test_requests_reach_the_backend();
+	test_bad_requests_stop_in_front();
+	test_failures_pass_through_uncounted();
+	test_questions_have_defaults();
+	test_dev_open_chooses_the_backend();
+	return unit_summary();
+}
