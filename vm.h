@@ -96,6 +96,12 @@ struct vm_ctx {
 	enum vm_on_error on_read_error, on_write_error;
 	uint64_t seed;		/* for VM_WRITE_RANDOM fill and VM_OFF_RAND order */
 	int filled_pattern;	/* enum pattern now in buf, -1 for none */
+	/*
+	 * Optional: called after each successful timed I/O (outside the timed
+	 * region) with its length and whether it wrote, e.g. for a progress bar.
+	 */
+	void (*io_done)(uint64_t bytes, bool written, void *arg);
+	void *io_done_arg;
 	/* filled in by the run */
 	int nfailures;
 	struct vm_failure first_failure;
