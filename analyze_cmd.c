@@ -3,6 +3,8 @@
  * file (a new one starts with an -a run after other runs) gets its erase
  * size, page size, open AUs per erase size and mode, and FAT area.
  */
+#include "analyze_cmd.h"
+
 #include "analyze.h"
 #include "units.h"
 

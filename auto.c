@@ -18,11 +18,13 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "auto.h"
 #include "capacity.h"
 #include "identity.h"
 #include "json.h"
 #include "measure.h"
 #include "report.h"
+#include "run.h"
 #include "safety.h"
 #include "units.h"
 #include "vm.h"
@@ -1522,7 +1524,10 @@ static void plot_runs(FILE *f, const struct autostate *s)
 		if (r && r->r.nrows > 0)
 			runs[n++] = (struct svg_run){ &r->r, r->nr, r->random, r->verdict == RUN_COLLAPSED };
 	}
-	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, runs, n);
+	struct report_verdict v = { 0 };
+
+	analyze_align(&s->align, &v.erase, &v.page);	/* the chart marks -a's own reading */
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n);
 }
 
 static void report_failure(const struct autostate *s)

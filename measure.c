@@ -979,3 +979,15 @@ int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_
 	r->ns = r->failed ? 0 : res->ns;
 	return m_finish(&m, &r->st);
 }
+
+void dev_facts_fill(struct dev_facts *f, const struct dev *d)
+{
+	*f = (struct dev_facts){
+		.path = d->path,
+		.kind = d->sim ? "simulated" : d->blockdev ? "block_device" : "regular_file",
+		.size = d->size,
+		.lbs = d->lbs,
+		.pbs = d->pbs,
+		.writable = d->writable,
+	};
+}
