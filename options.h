@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "msg.h"
 #include "results.h"
 
-#define EXIT_USAGE 2
 
 enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
 	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE, ACT_CAPACITY };

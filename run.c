@@ -23,6 +23,7 @@
 #include "identity.h"
 #include "progress.h"
 #include "safety.h"
+#include "msg.h"
 #include "units.h"
 
 const enum action original_order[NORIGINAL] = {
@@ -34,7 +35,7 @@ const struct options *options_parsed;
 /* "flashbench: message" on stderr; with --json also a document on stdout. */
 void __attribute__((noreturn)) fail_with(int status, const char *msg)
 {
-	fprintf(stderr, "flashbench: %s\n", msg);
+	warnx_fb("%s", msg);
 	if (json_requested())
 		json_error_document(stdout, options_parsed ? options_parsed->action_opt : NULL,
 				    options_parsed ? options_parsed->device : NULL, msg);
@@ -226,7 +227,7 @@ static void output_begin(FILE *f, const char *path)
 	if (!path || strcmp(path, "-") == 0 || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	if (ftruncate(fileno(f), 0) < 0) {
-		fprintf(stderr, "flashbench: %s: %s\n", path, strerror(errno));
+		warnx_fb("%s: %s", path, strerror(errno));
 		exit(1);
 	}
 }
@@ -292,7 +293,7 @@ static bool stdout_failed;	/* reported already: the exit check stays quiet */
 static int close_output(FILE *f, const char *path)
 {
 	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		fprintf(stderr, "flashbench: %s: %s\n", path ? path : "standard output",
+		warnx_fb("%s: %s", path ? path : "standard output",
 			strerror(errno ? errno : EIO));
 		if (f == stdout)
 			stdout_failed = true;
@@ -307,7 +308,7 @@ void check_stdout_at_exit(void)
 	if (stdout_failed)
 		return;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "flashbench: standard output: %s\n", strerror(errno ? errno : EIO));
+		warnx_fb("standard output: %s", strerror(errno ? errno : EIO));
 		_exit(1);
 	}
 }
@@ -416,7 +417,7 @@ static int output_results(const struct options *o, const struct outputs *dst,
 	else
 		text_report_from(dst->out, rep, printed);
 	if (fflush(dst->out) != 0) {
-		fprintf(stderr, "flashbench: %s: %s\n", o->out ? o->out : "standard output", strerror(errno));
+		warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
 		r = -1;
 	}
 	if (dst->plot) {
@@ -440,8 +441,8 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 	int nspans = write_spans(d, o, spans, OPEN_AU_NR_LIMIT);
 
 	if (o->action == ACT_OPEN_AU && open_au_spacing(d, &o->p) < OPEN_AU_SPACING)
-		fprintf(stderr, "flashbench: %s: --open-au: erase blocks %u erase sizes apart, "
-			"not the original's %d, which do not fit\n", d->path,
+		warnx_fb("%s: --open-au: erase blocks %u erase sizes apart, "
+			"not the original's %d, which do not fit", d->path,
 			open_au_spacing(d, &o->p), OPEN_AU_SPACING);
 	if (o->verbose && o->action == ACT_PROGRAM)
 		text_program_legend(stderr);
@@ -451,7 +452,7 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 				d->path, spans[i].off, spans[i].off + spans[i].len - 1);
 	if (o->preserve) {
 		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
-			fprintf(stderr, "flashbench: --preserve: %s\n", err);
+			warnx_fb("--preserve: %s", err);
 			outputs_abandon(dst, o);
 			return 1;
 		}
@@ -472,10 +473,10 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 	if (st && st->nfailures)
 		status = 1;
 	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
-		fprintf(stderr, "flashbench: --preserve: %s\n", err);
+		warnx_fb("--preserve: %s", err);
 		status = 1;
 	} else if (o->verbose && o->backup && preserve_backup_removed()) {
-		fprintf(stderr, "flashbench: --backup=%s: restored and verified, so removed\n",
+		warnx_fb("--backup=%s: restored and verified, so removed",
 			o->backup);
 	}
 	free_results(&res);
@@ -493,7 +494,7 @@ static int run_capacity(struct dev *d, const struct options *o, struct outputs *
 	int status = capacity_exit_status(&r);
 
 	if (rc < 0 && !r.interrupted && r.restored && err[0])
-		fprintf(stderr, "flashbench: --capacity: %s\n", err);
+		warnx_fb("--capacity: %s", err);
 	if (o->json)
 		capacity_json_report(dst->out, d, o->device, &r);
 	else
@@ -501,7 +502,7 @@ static int run_capacity(struct dev *d, const struct options *o, struct outputs *
 	if (close_output(dst->out, o->out) < 0)
 		status = 1;
 	if (!r.restored)
-		fprintf(stderr, "flashbench: --capacity: %s\n", r.restore_error);
+		warnx_fb("--capacity: %s", r.restore_error);
 	int sig = safety_exit_status_for_signal();
 	return sig ? sig : status;
 }
@@ -536,7 +537,7 @@ int run_device(struct options *o)
 		fprintf(stderr, "flashbench: %s: %" PRIu64 " bytes, logical block size %u%s\n", d.path,
 			d.size, d.lbs, d.sim ? " (simulated)" : "");
 		if (note)
-			fprintf(stderr, "flashbench: %s\n", note);
+			warnx_fb("%s", note);
 	}
 
 	struct outputs dst = { 0 };
