@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "measure.h"
+#include "results.h"
 
 /*
  * Thresholds of the analysis, in one place. Sources: doc/flash-card-model.md
@@ -66,31 +66,6 @@
 #define MAP_UNIT_FAST 0.5
 #define SMALL_ERASE (512 * 1024)
 
-enum confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
-const char *confidence_name(enum confidence c);	/* "none" "low" "medium" "high" */
-
-struct size_estimate {
-	uint64_t bytes;		/* 0 = unknown */
-	enum confidence conf;
-	uint64_t multiplane;	/* page only: pages read in groups of this size; 0 = none seen */
-	uint64_t group;		/* erase only: a further step above (allocation group); 0 = none */
-	char evidence[768];	/* which rows/values led there, for the report */
-};
-
-struct count_estimate {
-	int n;			/* open AUs; 0 = unknown */
-	bool at_least;		/* no collapse seen up to n */
-	enum confidence conf;
-	char evidence[512];
-};
-
-struct fat_estimate {
-	int aus;		/* FAT-optimised erase blocks at the start; 0 = none */
-	uint64_t bytes;
-	enum confidence conf;
-	char evidence[512];
-};
-
 /* -a data -> erase-block size and page size */
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		   struct size_estimate *page);
@@ -98,7 +73,6 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 /* a second witness of the erase size (sysfs preferred_erase_size, --erasesize of runs) */
 void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source);
 
-enum collapse { RUN_HOLDS, RUN_COLLAPSED, RUN_UNCLEAR };
 /* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */
 enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint);
 /* runs[i] was made with open-au-nr = nrs[i] (ascending) */
@@ -107,20 +81,6 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 /* --find-fat data -> FAT-optimised area at the start */
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out);
 
-struct auto_opts {
-	bool destructive;	/* --destructive: run the write phase */
-	bool json;		/* --json */
-	bool verbose;		/* -v: the evidence behind each verdict in the text report */
-	uint64_t max_write;	/* --max-write cap in bytes */
-	const char *device_name;
-	FILE *plot;		/* --plot: the chart goes here; NULL for none */
-};
-
-/* flashbench --auto DEV: identity, alignment, (write phase), report. Returns exit status. */
-int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, FILE *out);
-
-/* Helpers shared by the reports (additions). */
-const char *collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
 /*
  * Two --open-au runs with the same N and mode at erase sizes a < b: median
  * over shared block sizes (page..a/2) of rate(b)/rate(a); 0 if none shared.
@@ -129,8 +89,5 @@ const char *collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
  */
 double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
 			    uint64_t pagesize_hint);
-
-/* flashbench --analyze FILE ("-" = stdin): verdicts from saved output. Returns exit status. */
-int analyze_file(const char *path, bool json, FILE *out);
 
 #endif

@@ -3,7 +3,10 @@
  * file (a new one starts with an -a run after other runs) gets its erase
  * size, page size, open AUs per erase size and mode, and FAT area.
  */
+#include "analyze_cmd.h"
+
 #include "analyze.h"
+#include "msg.h"
 #include "units.h"
 
 #include <errno.h>
@@ -157,12 +160,12 @@ static void cross_check_erase(struct card *c)
 	char s1[FMT_BUF], s2[FMT_BUF];
 	size_t n = strlen(c->erase.evidence);
 	if (c->erase.bytes >= best) {
-		snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+		appendf(c->erase.evidence, sizeof(c->erase.evidence),
 			 "; --open-au agrees: %.1fx faster at %s than at %s", best_gain,
 			 fmt_size(s1, best), fmt_size(s2, from));
 		return;
 	}
-	snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+	appendf(c->erase.evidence, sizeof(c->erase.evidence),
 		 "%s--open-au is %.1fx faster at %s than at %s: erase size at least %s",
 		 n ? "; " : "", best_gain, fmt_size(s1, best),
 		 fmt_size(s2, from), s1);
@@ -252,8 +255,7 @@ static void compare_random_with_linear(struct card *c)
 			r->est.n = 0;
 			r->est.at_least = false;
 			r->est.conf = CONF_MEDIUM;
-			size_t n = strlen(r->est.evidence);
-			snprintf(r->est.evidence + n, sizeof(r->est.evidence) - n,
+			appendf(r->est.evidence, sizeof(r->est.evidence),
 				 "; with one erase block, random %s writes run at %.0f%% of linear ones",
 				 fmt_size(b, bs), 100 * ratio);
 			break;
@@ -277,8 +279,7 @@ static void bound_random_by_linear(struct card *c)
 			r->est.at_least = false;
 			if (l->est.conf < r->est.conf)
 				r->est.conf = l->est.conf;
-			size_t n = strlen(r->est.evidence);
-			snprintf(r->est.evidence + n, sizeof(r->est.evidence) - n,
+			appendf(r->est.evidence, sizeof(r->est.evidence),
 				 "; no more than the %d open in linear mode", l->est.n);
 		}
 	}
@@ -297,8 +298,7 @@ static void check_suspicious_count(struct card *c)
 		const struct series *s = &c->series[i];
 		if (s->erasesize != c->erase.bytes || !s->est.at_least || s->est.n < 16)
 			continue;
-		size_t n = strlen(c->erase.evidence);
-		snprintf(c->erase.evidence + n, sizeof(c->erase.evidence) - n,
+		appendf(c->erase.evidence, sizeof(c->erase.evidence),
 			 "; no open-AU limit up to N=%d at this size: the erase block may be larger",
 			 s->est.n);
 		if (c->erase.conf > CONF_MEDIUM)
@@ -359,8 +359,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 		/* small erase blocks are collected cheaply: one block over the limit may not show */
 		if (s->random && s->erasesize <= SMALL_ERASE && s->est.conf > CONF_LOW) {
 			s->est.conf = CONF_LOW;
-			size_t n = strlen(s->est.evidence);
-			snprintf(s->est.evidence + n, sizeof(s->est.evidence) - n,
+			appendf(s->est.evidence, sizeof(s->est.evidence),
 				 "; small erase blocks are collected cheaply: one more random block may not show");
 		}
 	}
@@ -514,7 +513,7 @@ static int analyze_error(const char *path, bool json, FILE *out, const char *why
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), "%s: %s", strcmp(path, "-") ? path : "stdin", why);
-	fprintf(stderr, "flashbench: %s\n", msg);
+	warnx_fb("%s", msg);
 	if (json)
 		json_error_document(out, "analyze", NULL, msg);
 	return 1;

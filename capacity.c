@@ -38,6 +38,7 @@
 
 #include "measure.h"
 #include "report.h"
+#include "run.h"
 #include "safety.h"
 #include "units.h"
 #include "vm.h"

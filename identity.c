@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dev.h"
 #include "units.h"
 
 #define MAX_FACTS 96

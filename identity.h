@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dev.h"
 #include "json.h"
 
+struct dev;
 struct identity;
 
 /*

@@ -301,6 +301,12 @@ static void m_begin(struct measurement *m, struct dev *d)
 	m->ns0 = d->device_ns;
 }
 
+static void progress_io(uint64_t bytes, bool written, void *arg)
+{
+	(void)arg;
+	progress_tick(bytes, written);
+}
+
 /* The buffer holds max_len bytes (0: the largest length in op). */
 static int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
 		   uint64_t max_len)
@@ -315,6 +321,7 @@ static int m_start(struct measurement *m, const struct params *p, const struct v
 	}
 	m->c.on_read_error = p->on_read_error;
 	m->c.on_write_error = p->on_write_error;
+	m->c.io_done = progress_io;
 	return 0;
 }
 
@@ -971,4 +978,16 @@ int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_
 	r->failed = res->kind != VR_SAMPLE;
 	r->ns = r->failed ? 0 : res->ns;
 	return m_finish(&m, &r->st);
+}
+
+void dev_facts_fill(struct dev_facts *f, const struct dev *d)
+{
+	*f = (struct dev_facts){
+		.path = d->path,
+		.kind = dev_kind(d),
+		.size = d->size,
+		.lbs = d->lbs,
+		.pbs = d->pbs,
+		.writable = d->writable,
+	};
 }

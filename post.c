@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
+
 #define TOK_MAX 256		/* repaired tokens are cut there: nothing we read is longer */
 #define RUN_MAX_ROWS 128	/* -a rows; sizes halve, so real runs have far fewer */
 #define RATE_MAX_ROWS 48
@@ -441,7 +443,7 @@ static void command_append(struct ctx *c, const char *t)
 	size_t n = strlen(c->command);
 	if (n + 2 >= sizeof(c->command))
 		return;
-	snprintf(c->command + n, sizeof(c->command) - n, "%s%s", n ? " " : "", t);
+	appendf(c->command, sizeof(c->command), "%s%s", n ? " " : "", t);
 	c->command_tokens++;
 }
 

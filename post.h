@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "measure.h"
+#include "results.h"
 
 enum post_kind { POST_ALIGN, POST_OPEN_AU, POST_FIND_FAT };
 

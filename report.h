@@ -8,12 +8,25 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "measure.h"
+#include "results.h"
+
+struct identity;
+
+/*
+ * What the analysis says about one run, computed before rendering (by the
+ * code that runs the test) and handed to the renderers as data.
+ */
+struct report_verdict {
+	struct size_estimate erase, page;	/* -a */
+	struct fat_estimate fat;		/* --find-fat */
+	enum collapse collapse;			/* --open-au: did nr open erase blocks collapse? */
+};
 
 /* Everything one run produced; unused members are NULL. */
 struct report {
 	const char *device;		/* as the user named it */
-	const struct dev *dev;
+	const struct dev_facts *dev;
+	const struct identity *identity;	/* JSON only; NULL: none */
 	const struct params *params;
 	const char *test;		/* "align", "open-au", "find-fat", "scatter", "interval", "program" */
 	const struct align_result *align;
@@ -22,6 +35,7 @@ struct report {
 	const struct interval_result *interval;
 	const struct program_result *program;
 	const struct discard_result *discard;
+	const struct report_verdict *verdict;	/* NULL: none computed */
 };
 
 /* The status of whichever result the report holds; NULL if none. */
@@ -68,7 +82,7 @@ void json_error_status(struct jw *w, const char *message);
 void json_error_document(FILE *f, const char *test, const char *device, const char *message);
 void json_report(FILE *f, const struct report *rep);
 /* Members shared with --auto: device block, each result type */
-void json_device(struct jw *w, const struct dev *d, const char *name);
+void json_device_facts(struct jw *w, const struct dev_facts *d, const char *name);
 void json_params(struct jw *w, const struct params *p);
 void json_align(struct jw *w, const char *key, const struct align_result *r);
 void json_rates(struct jw *w, const char *key, const struct rate_result *r);
@@ -93,7 +107,8 @@ struct svg_run {
 	long long nr;
 	bool random, collapsed;
 };
+/* v: the -a verdict marked on the chart without write runs; NULL for none */
 int svg_auto(FILE *f, const char *device, const struct align_result *align,
-	     const struct svg_run *runs, int nruns);
+	     const struct report_verdict *v, const struct svg_run *runs, int nruns);
 
 #endif

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze.h"
 #include "identity.h"
 #include "report.h"
 
@@ -44,14 +43,12 @@ static void rate_or_null(struct jw *w, const char *key, double rate, bool failed
 		jw_double(w, key, rate);
 }
 
-void json_device(struct jw *w, const struct dev *d, const char *name)
+void json_device_facts(struct jw *w, const struct dev_facts *d, const char *name)
 {
 	jw_object_begin(w, "device");
 	jw_string(w, "name", name ? name : d ? d->path : NULL);
 	if (d) {
-		const char *kind = d->sim ? "simulated" : d->blockdev ? "block_device" : "regular_file";
-
-		jw_string(w, "kind", kind);
+		jw_string(w, "kind", d->kind);
 		jw_uint(w, "size_bytes", d->size);
 		jw_uint(w, "logical_block_size_bytes", d->lbs);
 		if (d->pbs)
@@ -295,28 +292,24 @@ void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate 
 
 static void json_verdict(struct jw *w, const struct report *rep)
 {
-	if (rep->align) {
-		struct size_estimate erase, page;
+	const struct report_verdict *v = rep->verdict;
 
-		analyze_align(rep->align, &erase, &page);
+	if (!v)
+		return;
+	if (rep->align) {
 		jw_object_begin(w, "verdict");
-		json_size_estimate(w, "erase_size", &erase);
-		json_size_estimate(w, "page_size", &page);
+		json_size_estimate(w, "erase_size", &v->erase);
+		json_size_estimate(w, "page_size", &v->page);
 		jw_object_end(w);
 	} else if (rep->rates && rep->test && strcmp(rep->test, "find-fat") == 0) {
-		struct fat_estimate fat;
-
-		analyze_find_fat(rep->rates, &fat);
 		jw_object_begin(w, "verdict");
-		json_fat_estimate(w, "fat_area", &fat);
+		json_fat_estimate(w, "fat_area", &v->fat);
 		jw_object_end(w);
 	} else if (rep->rates) {
-		enum collapse c = analyze_open_au_run(rep->rates, 0);
-
 		/* one run cannot count open erase blocks; it says whether nr of them were too many */
 		jw_object_begin(w, "verdict");
 		jw_int(w, "open_au_nr", rep->rates->nr);
-		jw_string(w, "small_block_writes", collapse_name(c));
+		jw_string(w, "small_block_writes", collapse_name(v->collapse));
 		jw_object_end(w);
 	}
 }
@@ -330,14 +323,9 @@ void json_report(FILE *f, const struct report *rep)
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
 	json_envelope(&w, rep->test);
-	json_device(&w, rep->dev, rep->device);
-	if (rep->dev) {
-		struct identity *id = identity_probe(rep->dev, "/sys");
-
-		if (id)
-			identity_json(&w, "identity", id);
-		identity_free(id);
-	}
+	json_device_facts(&w, rep->dev, rep->device);
+	if (rep->identity)
+		identity_json(&w, "identity", rep->identity);
 	if (rep->params)
 		json_params(&w, rep->params);
 	if (rep->align)

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
 #include "report.h"
 #include "units.h"
 
@@ -592,7 +591,6 @@ static void add_mark(struct chart *c, uint64_t x, const char *what)
 static int chart_align(struct chart *c, const struct report *rep)
 {
 	const struct align_result *r = rep->align;
-	struct size_estimate erase, page;
 	char bs[FMT_BUF];
 	int nodd = 0;
 
@@ -614,9 +612,10 @@ static int chart_align(struct chart *c, const struct report *rep)
 	for (int i = r->nrows - 1; i >= 0; i--)
 		series_add(&c->s[is_pow2_size(r->rows[i].align) ? 0 : 1], r->rows[i].align,
 			   r->rows[i].diff_ns, r->rows[i].failed);
-	analyze_align(r, &erase, &page);
-	add_mark(c, erase.bytes, "erase block");
-	add_mark(c, page.bytes, "page");
+	if (rep->verdict) {
+		add_mark(c, rep->verdict->erase.bytes, "erase block");
+		add_mark(c, rep->verdict->page.bytes, "page");
+	}
 	return 0;
 }
 
@@ -644,8 +643,8 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 	if (!series_alloc(c, ncols, r->nrows))
 		return -1;
 	struct fat_estimate fatest = { 0 };
-	if (fat)
-		analyze_find_fat(r, &fatest);
+	if (fat && rep->verdict)
+		fatest = rep->verdict->fat;
 	for (int col = 0; col < ncols; col++) {
 		struct series *s = &c->s[col];
 		char off[FMT_BUF];
@@ -789,13 +788,13 @@ int svg_report(FILE *f, const struct report *rep)
  * collapsed ones dashed. Without write runs, the merged -a chart.
  */
 int svg_auto(FILE *f, const char *device, const struct align_result *align,
-	     const struct svg_run *runs, int nruns)
+	     const struct report_verdict *v, const struct svg_run *runs, int nruns)
 {
 	struct chart c;
 	int maxrows = 0;
 
 	if (nruns <= 0) {
-		struct report rep = { .device = device, .test = "auto", .align = align };
+		struct report rep = { .device = device, .test = "auto", .align = align, .verdict = v };
 
 		return align ? svg_report(f, &rep) : -1;
 	}

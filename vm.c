@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
 
 volatile sig_atomic_t vm_stop_requested;
 
@@ -289,7 +288,8 @@ static struct vm_result do_io(struct run *r, enum vm_opcode code, uint64_t off, 
 		note_failure(c, code, off, len, -err, is_write);
 		return failed_result(-err);
 	}
-	progress_tick(len, code != VM_READ && code != VM_DISCARD);
+	if (c->io_done)
+		c->io_done(len, code != VM_READ && code != VM_DISCARD, c->io_done_arg);
 	return (struct vm_result){ .kind = VR_SAMPLE, .ns = ns, .bytes = len, .off = off };
 }
 

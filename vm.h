@@ -13,40 +13,7 @@
 #include <stdint.h>
 
 #include "dev.h"
-
-enum vm_opcode {
-	/* primitives: one timed I/O of the current length at the current offset */
-	VM_READ,
-	VM_WRITE_ZERO,
-	VM_WRITE_ONES,
-	VM_WRITE_5A,
-	VM_WRITE_RANDOM,
-	VM_DISCARD,
-	VM_LENGTH,	/* value: current length (bytes) */
-	VM_OFFSET,	/* value: current offset (bytes) */
-	/* generators: a = first argument, b = second, c = third */
-	VM_OFF_FIXED,	/* offset += a; run child */
-	/*
-	 * for i in 0..n-1: offset = base + stride*i; list of child results.
-	 * stride = a, or the current length if a is 0; n = b, or if b < 0,
-	 * n = -b / current length (e.g. b = -erasesize: one erase block's worth).
-	 */
-	VM_OFF_LIN,
-	VM_OFF_RAND,	/* as OFF_LIN, i in a full-period LFSR order over 0..n-1 */
-	VM_LEN_FIXED,	/* length = a; run child */
-	VM_LEN_POW2_UP,	  /* length = a, 2a, 4a, ... <= b; list */
-	VM_LEN_POW2_DOWN, /* length = a, a/2, a/4, ... >= b; list */
-	VM_REPEAT,	/* run child a times; list */
-	VM_SEQ,		/* run each child in turn; list */
-	/* reductions over the (flattened) results of the child */
-	VM_MIN,		/* the sample with the smallest time */
-	VM_MAX,
-	VM_AVG,		/* mean time and mean bytes */
-	VM_TOTAL,	/* summed time and bytes */
-	VM_BPS,		/* bytes / time of the child's (total) result */
-	VM_DROP,	/* run child, discard its result */
-	VM_OUT,		/* label the child's result (label = name) */
-};
+#include "results.h"
 
 struct vm_op {
 	enum vm_opcode code;
@@ -81,14 +48,6 @@ struct vm_op *vm_op(struct vm_program *p, enum vm_opcode code, int64_t a, int64_
 struct vm_op *vm_seq(struct vm_program *p, int n, struct vm_op **kids);
 struct vm_op *vm_out(struct vm_program *p, const char *label, struct vm_op *kid);
 
-struct vm_failure {
-	uint64_t off, len;
-	int err;		/* positive errno */
-	enum vm_opcode op;
-};
-
-enum vm_on_error { VM_ERR_STOP, VM_ERR_CONTINUE };
-
 struct vm_ctx {
 	struct dev *dev;
 	void *buf;		/* holds max_len bytes, allocated once */
@@ -96,6 +55,12 @@ struct vm_ctx {
 	enum vm_on_error on_read_error, on_write_error;
 	uint64_t seed;		/* for VM_WRITE_RANDOM fill and VM_OFF_RAND order */
 	int filled_pattern;	/* enum pattern now in buf, -1 for none */
+	/*
+	 * Optional: called after each successful timed I/O (outside the timed
+	 * region) with its length and whether it wrote, e.g. for a progress bar.
+	 */
+	void (*io_done)(uint64_t bytes, bool written, void *arg);
+	void *io_done_arg;
 	/* filled in by the run */
 	int nfailures;
 	struct vm_failure first_failure;

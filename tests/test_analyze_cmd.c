@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "analyze_cmd.h"
 #include "unit.h"
 
 #define KiB 1024ull

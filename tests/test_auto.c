@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "auto.h"
 #include "dev.h"
 #include "measure.h"
 #include "unit.h"

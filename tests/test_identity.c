@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dev.h"
 #include "identity.h"
 #include "json.h"
 #include "unit.h"

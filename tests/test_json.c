@@ -165,9 +165,11 @@ static void test_report_align(void)
 	};
 	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 3, .rows = rows };
 	struct params p = params();
-	struct dev d = { .path = "/dev/odd\"name\n\xff", .fd = -1, .size = 1 << 30, .lbs = 512,
-			 .pbs = 4096, .blockdev = true };
-	struct report rep = { .device = d.path, .dev = &d, .params = &p, .test = "align", .align = &r };
+	struct dev_facts d = { .path = "/dev/odd\"name\n\xff", .kind = "block_device",
+			       .size = 1 << 30, .lbs = 512, .pbs = 4096 };
+	struct report_verdict v = { .erase = { .bytes = 4 << 20, .conf = CONF_HIGH } };
+	struct report rep = { .device = d.path, .dev = &d, .params = &p, .test = "align", .align = &r,
+			      .verdict = &v };
 	struct mem m;
 
 	r.st.partial = true;
@@ -206,7 +208,9 @@ static void test_report_rates(void)
 	struct rate_result r = { .erasesize = 4 << 20, .blocksize = 2 << 20, .offset = 0, .nr = 3,
 				 .nrows = 2, .rows = rows };
 	struct params p = params();
-	struct report rep = { .device = "sim:sdhc", .params = &p, .test = "find-fat", .rates = &r };
+	struct report_verdict v = { .fat = { .conf = CONF_NONE } };	/* computed before rendering */
+	struct report rep = { .device = "sim:sdhc", .params = &p, .test = "find-fat", .rates = &r,
+			      .verdict = &v };
 	struct mem m;
 
 	memset(rows, 0, sizeof(rows));

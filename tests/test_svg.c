@@ -45,7 +45,10 @@ static void test_align(void)
 	};
 	/* enough good rows around the failed one for the analysis to name the step */
 	struct align_result r = { .blocksize = 16384, .count = 8, .nrows = 8, .rows = rows };
-	struct report rep = { .device = "/dev/sd<c>&\"x\"\x01\xff", .test = "align", .align = &r };
+	/* the verdict is computed before rendering; the chart marks what it is given */
+	struct report_verdict v = { .erase = { .bytes = 4 << 20, .conf = CONF_HIGH } };
+	struct report rep = { .device = "/dev/sd<c>&\"x\"\x01\xff", .test = "align", .align = &r,
+			      .verdict = &v };
 
 	CHECK_EQ(render(&rep), 0);
 	CHECK_STR(eval("d.tag"), SVG "svg");
