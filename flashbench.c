@@ -370,6 +370,49 @@ static const int all_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET
 				   OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER,
 				   OPT_ON_ERROR, 0 };
 
+/* The test parameters each original test and --discard read (measure.c). */
+static const int *params_read_by(enum action a)
+{
+	static const int align[] = { 'b', 'c', 0 };
+	static const int open_au[] = { 'b', 'e', 'r', OPT_OPEN_AU_NR, OPT_OFFSET, 0 };
+	static const int find_fat[] = { 'b', 'e', 'r', OPT_FAT_NR, 0 };
+	static const int scatter[] = { 'b', 'c', OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, 0 };
+	static const int interval[] = { 'c', OPT_INTERVAL_ORDER, OPT_OFFSET, 0 };
+	static const int program[] = { OPT_OFFSET, 0 };
+	static const int none[] = { 0 };
+
+	switch (a) {
+	case ACT_ALIGN: return align;
+	case ACT_OPEN_AU: return open_au;
+	case ACT_FIND_FAT: return find_fat;
+	case ACT_SCATTER: return scatter;
+	case ACT_INTERVAL: return interval;
+	case ACT_PROGRAM: return program;
+	default: return none;
+	}
+}
+
+static bool reads_param(enum action a, int code)
+{
+	for (const int *c = params_read_by(a); *c; c++)
+		if (*c == code)
+			return true;
+	return false;
+}
+
+/* A test parameter that none of the tests asked for reads (0: none such). */
+static int unread_param(const struct options *o)
+{
+	for (const int *c = all_params; *c; c++) {
+		bool read = *c == OPT_ON_ERROR || (!o->tests && reads_param(o->action, *c));
+		for (int i = 0; i < NORIGINAL && !read; i++)
+			read = (o->tests & 1u << original_order[i]) && reads_param(original_order[i], *c);
+		if (o->given[*c] && !read)
+			return *c;
+	}
+	return 0;
+}
+
 /* Options the chosen action would not honour: refused, never ignored. */
 static void check_not_honoured(const struct options *o)
 {
@@ -386,6 +429,10 @@ static void check_not_honoured(const struct options *o)
 		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
 			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" :
 			    o->action == ACT_CAPACITY ? "takes no test parameters" : "runs no test");
+	if (!c && o->action != ACT_AUTO && !takes_none && (c = unread_param(o)))
+		usage_error("--%s%s%s: %s%s %s", option_name(c), *o->given[c] ? "=" : "", o->given[c],
+			    ntests(o) > 1 ? "" : "--", ntests(o) > 1 ? "none of the tests asked for" :
+			    o->action_opt, ntests(o) > 1 ? "uses it" : "does not use it");
 	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
 		if (o->out || o->plot || o->preserve || (o->action == ACT_RESTORE && o->json))
 			usage_error("--%s: takes no %s", a,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# -e 1.5M, 3M, 6M, 12M: -O, -f and -p list 6MiB 3MiB 1.5MiB 768KiB ...;
-# -a, -s and -i accept them.
+# -e 1.5M, 3M, 6M, 12M: -O and -f list 6MiB 3MiB 1.5MiB 768KiB ...;
+# -a, -s and -i use no erase size: they refuse -e rather than ignore it.
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 
@@ -16,10 +16,9 @@ for e in 1.5M 3M 6M 12M; do
 	run "$FB" -f --fat-nr=3 -e "$e" -b $((eb / 8)) "$f"
 	expect_rc 0
 	check_rate_table "$eb" $((eb / 8)) 3
-	run "$FB" -a -c 1 -e "$e" "$f"
-	expect_rc 0
-	run "$FB" -s --scatter-order=2 -e "$e" "$f"
-	expect_rc 0
-	run "$FB" -i --interval-order=2 -e "$e" "$f"
-	expect_rc 0
+	for t in "-a -c 1" "-s --scatter-order=2" "-i --interval-order=2"; do
+		run "$FB" $t -e "$e" "$f"
+		expect_rc 2
+		expect_err "^flashbench: --erasesize=$e: --[a-z]+ does not use it$"
+	done
 done

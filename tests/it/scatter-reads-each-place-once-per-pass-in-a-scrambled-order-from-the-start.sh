@@ -21,5 +21,5 @@ awk -v bs=4096 -v n=32 -v span=3 '
 
 run "$FB" -s --offset=1M "sim:size=64M,trace=$T/trace2"
 expect_rc 2
-expect_err '^flashbench: --offset=1048576: .*-s'
+expect_err '^flashbench: --offset=(1M|1048576): .*(-s|--scatter)'
 [ ! -s "$T/trace2" ] || fail "-s --offset did I/O"
