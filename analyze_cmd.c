@@ -16,6 +16,7 @@
 #include "json.h"
 #include "post.h"
 #include "report.h"
+#include "report.h"
 
 #define MAX_INPUT (16u << 20)	/* saved output is kilobytes; a list archive a few MiB */
 #define MAX_SERIES 32
@@ -220,7 +221,7 @@ static double rate_of(const struct rate_result *r, uint64_t bs)
 
 /*
  * Random mode counts blocks where small out-of-order writes keep up with
- * linear ones (issue 11 §5): one random block at under RANDOM_SLOW of the
+ * linear ones (doc/card-facts.md, Writes): one random block at under RANDOM_SLOW of the
  * linear rate at the smallest shared size (from E/32 and a page up) is none.
  */
 static void compare_random_with_linear(struct card *c)
@@ -372,13 +373,9 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 
 static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
 {
-	char b[FMT_BUF], b2[FMT_BUF];
-	if (e->bytes)
-		fprintf(out, "  %s: %s (%s confidence)%s%s\n", label, fmt_size(b, e->bytes),
-			confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
-			e->multiplane ? fmt_size(b2, e->multiplane) : "");
-	else
-		fprintf(out, "  %s: unknown\n", label);
+	char b[128];
+
+	fprintf(out, "  %s: %s\n", label, text_size_estimate(b, sizeof b, e));
 	if (e->evidence[0])
 		fprintf(out, "    %s\n", e->evidence);
 }

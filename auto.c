@@ -442,7 +442,7 @@ static void choose_open_offset(struct autostate *s)
  * A card writes one erase block linearly at full speed, so a linear
  * collapse at N=1 means the erase block is larger than the size tested
  * (or the run was disturbed): test twice the size once, and keep it when
- * one block holds there (issue 11 §4).
+ * one block holds there (doc/card-facts.md, Writes).
  */
 static void recheck_bigger_erase(struct autostate *s)
 {

@@ -127,14 +127,9 @@ static void print_summary(FILE *f, const struct autostate *s)
 static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e,
 				bool verbose)
 {
-	char b[FMT_BUF], b2[FMT_BUF];
+	char b[128];
 
-	if (e->bytes)
-		fprintf(f, "  %-22s %s (%s confidence)%s%s\n", what, fmt_size(b, e->bytes),
-			confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
-			e->multiplane ? fmt_size(b2, e->multiplane) : "");
-	else
-		fprintf(f, "  %-22s unknown\n", what);
+	fprintf(f, "  %-22s %s\n", what, text_size_estimate(b, sizeof b, e));
 	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }

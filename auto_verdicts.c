@@ -48,7 +48,7 @@ double ratio_to_linear(const struct autostate *s, const struct au_run *run)
 }
 
 /*
- * Cards random-capable only for large blocks (issue 11 §5; SU04G in seed
+ * Cards random-capable only for large blocks (doc/card-facts.md, Writes; SU04G in seed
  * 000: random 512KiB at linear speed, 256KiB at a third): the smallest
  * size from which one random erase block keeps up with linear writes,
  * when smaller ones do not. 0 when it does not show.

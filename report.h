@@ -59,6 +59,8 @@ int text_rows_from(FILE *f, const struct report *rep, int from);
 void text_report_from(FILE *f, const struct report *rep, int from);
 /* "flashbench: /dev/sdc: read failed at offset 4194304 (16384 bytes): Input/output error" etc. */
 void text_status(FILE *f, const struct report *rep);
+/* "4MiB (high confidence); reads pair pages to 8KiB", or "unknown" (--auto and --analyze) */
+const char *text_size_estimate(char *buf, size_t n, const struct size_estimate *e);
 
 /*
  * One JSON document per run (flashbench.schema.json). Every document starts

@@ -229,3 +229,16 @@ void text_status(FILE *f, const struct report *rep)
 	else if (st->nfailures)
 		fprintf(f, "flashbench: measurements that include a failed I/O are marked 'failed'\n");
 }
+
+const char *text_size_estimate(char *buf, size_t n, const struct size_estimate *e)
+{
+	char b[FMT_BUF], b2[FMT_BUF];
+
+	if (!e->bytes)
+		snprintf(buf, n, "unknown");
+	else
+		snprintf(buf, n, "%s (%s confidence)%s%s", fmt_size(b, e->bytes),
+			 confidence_name(e->conf), e->multiplane ? "; reads pair pages to " : "",
+			 e->multiplane ? fmt_size(b2, e->multiplane) : "");
+	return buf;
+}

@@ -12,7 +12,7 @@ struct sim;
 
 #define SIM_NO_FAIL UINT64_MAX	/* sim_config.fail_at when fail-at= is not given */
 
-/* What real cards show beyond the basic model (issue 11); all off by default. */
+/* What real cards show beyond the basic model (doc/card-facts.md); all off by default. */
 struct sim_real {
 	uint64_t multiplane;	/* reads crossing a multiple of this cost one level more */
 	uint64_t group;		/* allocation group: reads crossing it cost more again */

@@ -624,7 +624,7 @@ static void test_open_au_series(void)
 	/* no collapse seen */
 	analyze_open_au_series(rp, nrs, 3, 16 * KiB, &est);
 	CHECK(est.n == 3 && est.at_least);
-	/* linear collapse at N=1: not physical, never a confident 0 (issue 11 §4) */
+	/* linear collapse at N=1: not physical, never a confident 0 (doc/card-facts.md, Writes) */
 	analyze_open_au_series(&rp[3], nrs, 1, 16 * KiB, &est);
 	CHECK(est.n == 0 && !est.at_least && est.conf == CONF_LOW);
 	CHECK(strstr(est.evidence, "twice the --erasesize") != NULL);

@@ -1,6 +1,6 @@
 /*
  * The text renderers against the original's lines, byte for byte: the
- * sample lines of ../shared/reference/output-formats.md, fed the values
+ * sample lines of doc/output-formats.md, fed the values
  * they show (no timing enters).
  */
 #include <stdlib.h>

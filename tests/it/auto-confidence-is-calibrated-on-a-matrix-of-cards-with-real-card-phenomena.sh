@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibration (issue 11): --auto --destructive on a seeded randomized matrix of
+# Calibration (doc/card-facts.md, Calibration): --auto --destructive on a seeded randomized matrix of
 # simulated cards with every phenomenon real cards show (multi-plane and
 # allocation-group read levels, read spikes, stretched accesses, drift, noise
 # up to +-10%, random writes fast only above a mapping unit, 128KiB..16MiB and

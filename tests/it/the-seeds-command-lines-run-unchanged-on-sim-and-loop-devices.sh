@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every command line in ../shared/seeds (real mailing-list posts) runs as
+# Every command line in tests/data/seeds (real mailing-list posts) runs as
 # typed, with only the device replaced: on a sim: card, and those that write
 # at most ~40 MiB (marked L) also on a loop device. Lines the posts garbled
 # when their line breaks were lost ("--open- au-nr", "1677721--blocksize")
