@@ -46,7 +46,7 @@ struct card_cid {
 	unsigned int name_len;
 	unsigned int hwrev, fwrev;	/* PRV nibbles */
 	uint32_t serial;
-	unsigned int year, month;	/* MMC year by the 1997 base (see identity.c) */
+	unsigned int year, month;	/* MMC year by the 1997 base (see sd_registers.c) */
 };
 
 struct card_csd {
