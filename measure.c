@@ -1,4 +1,5 @@
 #include "measure.h"
+#include "measure_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -122,7 +123,7 @@ uint64_t open_au_default_offset(const struct params *p)
 	return (16 * MiB + e - 1) / e * e;
 }
 
-static uint64_t open_au_offset(const struct params *p)
+uint64_t open_au_offset(const struct params *p)
 {
 	return p->offset_set ? p->offset : open_au_default_offset(p);
 }
@@ -181,7 +182,7 @@ int find_fat_check(const struct dev *d, const struct params *p, char *err, size_
 	return check_span_fits(d, opt, 0, mul_sat(p->erasesize, (uint64_t)p->fat_nr), err, n);
 }
 
-static uint64_t scatter_points(const struct params *p)
+uint64_t scatter_points(const struct params *p)
 {
 	return 1ull << p->scatter_order;
 }
@@ -205,7 +206,7 @@ int scatter_check(const struct dev *d, const struct params *p, char *err, size_t
 						 (uint64_t)p->scatter_span), err, n);
 }
 
-static uint64_t interval_largest(const struct dev *d, const struct params *p)
+uint64_t interval_largest(const struct dev *d, const struct params *p)
 {
 	return (uint64_t)d->lbs << (p->interval_order - 1);
 }
@@ -223,13 +224,13 @@ int interval_check(const struct dev *d, const struct params *p, char *err, size_
 	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, interval_largest(d, p), err, n);
 }
 
-static uint64_t program_offset(const struct params *p)
+uint64_t program_offset(const struct params *p)
 {
 	return p->offset_set ? p->offset : PROGRAM_OFFSET;
 }
 
 /* The original's sizes, 2 MiB down to 512 bytes (or the logical block size). */
-static uint64_t program_smallest(const struct dev *d)
+uint64_t program_smallest(const struct dev *d)
 {
 	return d->lbs > 512 ? d->lbs : 512;
 }
@@ -279,20 +280,7 @@ int program_spans(const struct dev *d, const struct params *p, struct span *out,
 
 /* ------------------------------------------------------------ the runner */
 
-/*
- * One measurement: its programs (built first), then a VM context whose
- * buffer fits the largest I/O among them, and the device's counters at the
- * start for the run's status.
- */
-struct measurement {
-	struct vm_ctx c;
-	struct vm_program *prog;
-	struct dev *d;
-	uint64_t written0;
-	int64_t ns0;
-};
-
-static void m_begin(struct measurement *m, struct dev *d)
+void m_begin(struct measurement *m, struct dev *d)
 {
 	memset(m, 0, sizeof *m);
 	m->d = d;
@@ -308,7 +296,7 @@ static void progress_io(uint64_t bytes, bool written, void *arg)
 }
 
 /* The buffer holds max_len bytes (0: the largest length in op). */
-static int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
+int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
 		   uint64_t max_len)
 {
 	if (!max_len)
@@ -325,14 +313,14 @@ static int m_start(struct measurement *m, const struct params *p, const struct v
 	return 0;
 }
 
-static bool m_stopped(struct measurement *m)
+bool m_stopped(struct measurement *m)
 {
 	if (vm_stop_requested)
 		m->c.stopped = m->c.interrupted = true;
 	return m->c.stopped;
 }
 
-static int m_finish(struct measurement *m, struct run_status *st)
+int m_finish(struct measurement *m, struct run_status *st)
 {
 	m_stopped(m);
 	st->interrupted = m->c.interrupted;
@@ -349,7 +337,7 @@ static int m_finish(struct measurement *m, struct run_status *st)
 }
 
 /* A row is complete: let the caller show it. */
-static void row_done(const struct params *p)
+void row_done(const struct params *p)
 {
 	if (p->row_done)
 		p->row_done(p->row_done_arg);
@@ -533,427 +521,6 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 }
 
 void align_result_free(struct align_result *r)
-{
-	free(r->rows);
-	r->rows = NULL;
-}
-
-/* ------------------------------------------------- --open-au, --find-fat */
-
-static void rate_cell(struct rate_row *row, int col, const struct vm_result *res)
-{
-	if (res->kind != VR_RATE) {
-		row->failed[col] = true;
-		return;
-	}
-	row->rate[col] = res->rate;
-	row->ns[col] = res->ns;
-	row->bytes[col] = res->bytes;
-}
-
-static int count_rows(const struct params *p)
-{
-	int n = 0;
-	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
-		n++;
-	return n;
-}
-
-static enum vm_opcode chunk_order(const struct params *p)
-{
-	return p->random ? VM_OFF_RAND : VM_OFF_LIN;
-}
-
-/*
- * One erase block's worth in chunks of bs (in order, or LFSR order with
- * --random), each chunk position written in `ways` erase blocks, way_stride
- * apart, visited in LFSR order (the original's: a too small erase-size
- * guess then never puts two "erase blocks" in one real one): the
- * throughput of the whole row. The data is the original's 0x5a.
- */
-static struct vm_op *rate_program(struct vm_program *prog, const struct params *p, uint64_t bs,
-				  int64_t ways, uint64_t way_stride)
-{
-	struct vm_op *write = vm_op(prog, VM_WRITE_5A, 0, 0, NULL);
-	struct vm_op *across = vm_op(prog, VM_OFF_RAND, (int64_t)way_stride, ways, write);
-	struct vm_op *chunks = vm_op(prog, chunk_order(p), 0, -(int64_t)p->erasesize, across);
-	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
-}
-
-static int alloc_rate_result(struct rate_result *r, const struct params *p, uint64_t offset,
-			     long long nr)
-{
-	memset(r, 0, sizeof *r);
-	r->erasesize = p->erasesize;
-	r->blocksize = p->blocksize;
-	r->offset = offset;
-	r->nr = nr;
-	r->random = p->random;
-	r->rows = calloc((size_t)count_rows(p), sizeof *r->rows);
-	return r->rows ? 0 : -1;
-}
-
-static bool row_has_failure(const struct rate_row *row)
-{
-	for (int c = 0; c < row->ncols; c++)
-		if (row->failed[c])
-			return true;
-	return false;
-}
-
-static bool keep_going(const struct params *p, const struct rate_row *row)
-{
-	return !p->keep_going || p->keep_going(row, p->keep_going_arg);
-}
-
-/*
- * For each block size: cols runs of `ways`-erase-block programs, col_stride
- * apart, their erase blocks r->spacing erase sizes apart.
- */
-static int measure_rates(struct dev *d, const struct params *p, struct rate_result *r,
-			 const char *test, int cols, int64_t ways, uint64_t base, uint64_t col_stride)
-{
-	struct measurement m;
-	struct vm_op *ops[64];
-	int n = 0;
-
-	m_begin(&m, d);
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize && n < 64; bs /= 2)
-		ops[n++] = rate_program(m.prog, p, bs, ways, r->spacing * p->erasesize);
-	if (m_start(&m, p, ops[0], 0) < 0)
-		return m_finish(&m, &r->st);
-	char step[32];
-	snprintf(step, sizeof step, "N=%lld", (long long)cols * ways);
-	progress_start(test, step, (uint64_t)n * p->erasesize * (uint64_t)cols * (uint64_t)ways);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
-		struct rate_row *row = &r->rows[r->nrows++];
-		row->blocksize = p->erasesize >> i;
-		row->ncols = cols;
-		for (int col = 0; col < cols; col++)
-			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));
-		if (!(row_has_failure(row) && m_stopped(&m) && m.c.interrupted))
-			row_done(p);
-		if (!keep_going(p, row))
-			break;
-	}
-	if (m_stopped(&m) && m.c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
-		r->nrows--;	/* cut short, not failed: leave it out */
-	return m_finish(&m, &r->st);
-}
-
-int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r)
-{
-	uint64_t off = open_au_offset(p);
-
-	if (alloc_rate_result(r, p, off, p->open_au_nr) < 0)
-		return -1;
-	r->spacing = open_au_spacing(d, p);
-	return measure_rates(d, p, r, "open-au", 1, p->open_au_nr, off, 0);
-}
-
-int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *r)
-{
-	if (alloc_rate_result(r, p, 0, p->fat_nr) < 0)
-		return -1;
-	r->spacing = 1;
-	return measure_rates(d, p, r, "find-fat", (int)p->fat_nr, 1, 0, p->erasesize);
-}
-
-void rate_result_free(struct rate_result *r)
-{
-	free(r->rows);
-	r->rows = NULL;
-}
-
-/* ---------------------------------------------------------------- -s */
-
-/*
- * The minimum per place over the passes. order[i] is the place of a pass's
- * i-th read (the VM's LFSR order; a failed read carries no offset).
- */
-static void scatter_points_from(struct scatter_result *r, const struct vm_result *passes,
-				const uint64_t *order, uint64_t n, bool interrupted)
-{
-	uint64_t *seen = calloc(n, sizeof *seen);
-
-	if (!seen)
-		return;
-	for (uint64_t j = 0; j < n; j++)
-		r->points[j] = (struct scatter_point){ .off = j * r->blocksize, .min_ns = INT64_MAX };
-	for (int t = 0; passes->kind == VR_LIST && t < passes->nitems; t++) {
-		const struct vm_result *pass = &passes->items[t];
-		for (int i = 0; pass->kind == VR_LIST && i < pass->nitems; i++) {
-			const struct vm_result *s = &pass->items[i];
-			uint64_t j = order[i];
-			if ((uint64_t)i >= n || j >= n)
-				continue;
-			seen[j]++;
-			if (s->kind != VR_SAMPLE)
-				r->points[j].failed = true;
-			else if (s->ns < r->points[j].min_ns)
-				r->points[j].min_ns = s->ns;
-		}
-	}
-	for (uint64_t j = 0; j < n; j++) {
-		struct scatter_point pt = r->points[j];
-		if (!seen[j] && interrupted)
-			continue;	/* cut short, not failed: leave it out */
-		pt.failed = pt.failed || !seen[j];
-		if (pt.failed)
-			pt.min_ns = 0;
-		r->points[r->npoints++] = pt;
-	}
-	free(seen);
-}
-
-/*
- * -s as the original: the places j * blocksize for j < 2^order, visited in
- * LFSR order, one pass per --count try, each read --scatter-span blocks.
- */
-int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r)
-{
-	uint64_t n = scatter_points(p);
-	struct measurement m;
-
-	memset(r, 0, sizeof *r);
-	r->blocksize = p->blocksize;
-	r->span_bytes = p->blocksize * (uint64_t)p->scatter_span;
-	r->points = calloc(n, sizeof *r->points);
-	if (!r->points)
-		return -1;
-	m_begin(&m, d);
-	struct vm_program *prog = m.prog;
-	struct vm_op *pass = vm_op(prog, VM_OFF_RAND, (int64_t)p->blocksize, (int64_t)n,
-				   vm_op(prog, VM_READ, 0, 0, NULL));
-	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)r->span_bytes, 0,
-				 vm_op(prog, VM_REPEAT, p->count, 0, pass));
-	uint64_t *order = calloc(n, sizeof *order);
-	if (!order || m_start(&m, p, op, 0) < 0) {
-		free(order);
-		if (!order) {
-			m.c.stopped = true;
-			m.c.nfailures = 1;
-			m.c.first_failure = (struct vm_failure){ .len = n, .err = ENOMEM, .op = VM_READ };
-		}
-		return m_finish(&m, &r->st);
-	}
-	struct lfsr l;
-	lfsr_init(&l, n, (uint32_t)m.c.seed);	/* the order OFF_RAND visits the places in */
-	for (uint64_t i = 0; i < n; i++)
-		order[i] = lfsr_next(&l);
-	progress_start("scatter", NULL, n * (uint64_t)p->count * r->span_bytes);
-	struct vm_result *res = vm_run(&m.c, prog, op, 0);
-	scatter_points_from(r, res, order, n, m.c.interrupted);
-	free(order);
-	return m_finish(&m, &r->st);
-}
-
-void scatter_result_free(struct scatter_result *r)
-{
-	free(r->points);
-	r->points = NULL;
-}
-
-/* ---------------------------------------------------------------- -i */
-
-/*
- * Least squares time = access + bytes / rate over the rows' minimum times,
- * leaving out the smallest sizes, whose times are mostly command overhead.
- */
-static void interval_fit(struct interval_result *r)
-{
-	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-
-	for (int i = INTERVAL_FIT_SKIP; i < r->nrows; i++) {
-		if (r->rows[i].failed)
-			continue;
-		double x = (double)r->rows[i].bytes, y = (double)r->rows[i].min_ns;
-		n++; sx += x; sy += y; sxx += x * x; sxy += x * y;
-	}
-	double den = n * sxx - sx * sx;
-	r->fit = FIT_TOO_FEW_SIZES;
-	if (n < 2 || den == 0)
-		return;
-	double slope = (n * sxy - sx * sy) / den;	/* ns per byte */
-	r->fit = FIT_NOT_RISING;
-	if (slope <= 0)
-		return;
-	r->fit = FIT_OK;
-	r->fit_rate = 1e9 / slope;
-	r->fit_access_ns = (int64_t)((sy - slope * sx) / n);
-}
-
-/* min, average and max of one size's tries; res is (warm-up, tries) */
-static void interval_row_from(struct interval_row *row, const struct vm_result *res)
-{
-	const struct vm_result *tries = res->kind == VR_LIST && res->nitems == 2 ? &res->items[1] : res;
-	int64_t sum = 0;
-
-	if (tries->kind != VR_LIST) {
-		row->failed = true;
-		return;
-	}
-	row->min_ns = INT64_MAX;
-	row->max_ns = 0;
-	for (int t = 0; t < tries->nitems; t++) {
-		const struct vm_result *s = &tries->items[t];
-		if (s->kind != VR_SAMPLE) {
-			row->failed = true;
-			return;
-		}
-		sum += s->ns;
-		row->min_ns = s->ns < row->min_ns ? s->ns : row->min_ns;
-		row->max_ns = s->ns > row->max_ns ? s->ns : row->max_ns;
-	}
-	if (tries->nitems == 0) {
-		row->failed = true;
-		return;
-	}
-	row->avg_ns = sum / tries->nitems;
-	row->rate = row->min_ns > 0 ? (double)row->bytes * 1e9 / (double)row->min_ns : 0;
-}
-
-/*
- * Distance between the reads of one size: the warm-up and each try read a
- * different place (a card's read buffer must not serve a try), 1 + count
- * places of the largest size from the base if they fit, closer otherwise.
- */
-static uint64_t interval_stride(const struct dev *d, const struct params *p, uint64_t base)
-{
-	uint64_t largest = interval_largest(d, p), room = d->size - base - largest;
-	uint64_t stride = room / (uint64_t)p->count / d->lbs * d->lbs;
-
-	return stride < largest ? stride : largest;
-}
-
-/*
- * Per size (512 B doubling): a warm-up read whose time is dropped, then
- * --count reads, stride bytes apart after it.
- */
-static struct vm_op *interval_program(struct vm_program *prog, const struct dev *d,
-				      const struct params *p, uint64_t stride)
-{
-	struct vm_op *tries = vm_op(prog, VM_OFF_LIN, (int64_t)stride, p->count,
-				    vm_op(prog, VM_READ, 0, 0, NULL));
-	if (!stride)	/* OFF_LIN with stride 0 means "the length": keep the place */
-		tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
-	struct vm_op *steps[2] = {
-		vm_op(prog, VM_DROP, 0, 0, vm_op(prog, VM_READ, 0, 0, NULL)),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)stride, 0, tries),
-	};
-	return vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p),
-		     vm_seq(prog, 2, steps));
-}
-
-int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
-{
-	uint64_t base = p->offset_set ? p->offset : 0;
-	struct measurement m;
-
-	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
-	if (!r->rows)
-		return -1;
-	r->stride = interval_stride(d, p, base);
-	m_begin(&m, d);
-	struct vm_op *op = interval_program(m.prog, d, p, r->stride);
-	if (m_start(&m, p, op, 0) < 0)
-		return m_finish(&m, &r->st);
-	/* a warm-up read, then --count reads, of every size */
-	progress_start("interval", NULL,
-		       (((uint64_t)d->lbs << p->interval_order) - d->lbs) * (uint64_t)(p->count + 1));
-	struct vm_result *res = vm_run(&m.c, m.prog, op, base);
-	for (int i = 0; i < res->nitems; i++) {
-		struct interval_row *row = &r->rows[r->nrows++];
-		row->bytes = (uint64_t)d->lbs << i;
-		interval_row_from(row, &res->items[i]);
-		if (row->failed && m.c.interrupted) {
-			r->nrows--;	/* cut short, not failed: leave it out */
-			break;
-		}
-	}
-	interval_fit(r);
-	return m_finish(&m, &r->st);
-}
-
-void interval_result_free(struct interval_result *r)
-{
-	free(r->rows);
-	r->rows = NULL;
-}
-
-/* ---------------------------------------------------------------- -p */
-
-struct program_step {
-	enum vm_opcode io;
-	bool random;
-};
-
-/* The original's columns, in its order. */
-static const struct program_step program_steps[PROGRAM_COLUMNS] = {
-	{ VM_WRITE_ZERO, false }, { VM_WRITE_ONES, false }, { VM_WRITE_5A, false }, { VM_READ, false },
-	{ VM_WRITE_ZERO, true }, { VM_WRITE_ONES, true }, { VM_WRITE_5A, true }, { VM_READ, true },
-};
-const char *const program_labels[PROGRAM_COLUMNS] = {
-	"write zeros linear", "write ones linear", "write 0x5a linear", "read linear",
-	"write zeros random", "write ones random", "write 0x5a random", "read random",
-};
-
-/* The whole region in chunks of bs, in order or in LFSR order: its rate. */
-static struct vm_op *program_step_op(struct vm_program *prog, const struct program_step *st,
-				     uint64_t bs)
-{
-	struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
-	struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
-				     -(int64_t)PROGRAM_REGION, io);
-	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
-}
-
-int measure_program(struct dev *d, const struct params *p, struct program_result *r)
-{
-	int nsizes = 0;
-	struct measurement m;
-
-	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
-		nsizes++;
-	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *r->rows);
-	struct vm_op **ops = calloc((size_t)(nsizes * PROGRAM_COLUMNS), sizeof *ops);
-	if (!r->rows || !ops) {
-		free(ops);
-		return -1;
-	}
-	m_begin(&m, d);
-	int n = 0;
-	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
-		for (int s = 0; s < PROGRAM_COLUMNS; s++, n++) {
-			r->rows[n].label = program_labels[s];
-			r->rows[n].blocksize = bs;
-			ops[n] = program_step_op(m.prog, &program_steps[s], bs);
-		}
-	if (m_start(&m, p, ops[0], 0) < 0) {
-		free(ops);
-		return m_finish(&m, &r->st);
-	}
-	uint64_t bytes = 0;
-	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
-		bytes += PROGRAM_REGION * PROGRAM_COLUMNS;
-	progress_start("program", NULL, bytes);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
-		struct program_row *row = &r->rows[r->nrows++];
-		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], program_offset(p));
-		row->failed = res->kind != VR_RATE;
-		row->rate = row->failed ? 0 : res->rate;
-		if (r->nrows % PROGRAM_COLUMNS == 0 && !(m_stopped(&m) && m.c.interrupted))
-			row_done(p);
-	}
-	if (m_stopped(&m) && m.c.interrupted)
-		r->nrows -= r->nrows % PROGRAM_COLUMNS;	/* whole rows only */
-	free(ops);
-	return m_finish(&m, &r->st);
-}
-
-void program_result_free(struct program_result *r)
 {
 	free(r->rows);
 	r->rows = NULL;
