@@ -33,7 +33,7 @@ files() {	# files matching the globs, in this directory, that exist
 DEVICE=$(files 'dev.c' 'dev.h' 'dev_*.[ch]')
 SIM=$(files 'sim.c' 'sim.h' 'sim_*.[ch]')
 VM=$(files 'vm.c' 'vm.h')
-MEASURE=$(files 'measure.c' 'measure.h')
+MEASURE=$(files 'measure*.[ch]')
 ANALYSIS=$(files 'analyze.c' 'analyze.h' 'analyze_*.[ch]' 'post.c' 'post.h' | grep -v '_cmd\.')
 RENDERERS=$(files 'report*.[ch]' 'json.c' 'json.h')
 
