@@ -34,7 +34,7 @@ DEVICE=$(files 'dev.c' 'dev.h' 'dev_*.[ch]')
 SIM=$(files 'sim.c' 'sim.h' 'sim_*.[ch]')
 VM=$(files 'vm.c' 'vm.h')
 MEASURE=$(files 'measure*.[ch]')
-ANALYSIS=$(files 'analyze.c' 'analyze.h' 'analyze_*.[ch]' 'post.c' 'post.h' | grep -v '_cmd\.')
+ANALYSIS=$(files 'analyze.c' 'analyze.h' 'analyze_*.[ch]' 'post*.[ch]' | grep -v '_cmd\.')
 RENDERERS=$(files 'report*.[ch]' 'json.c' 'json.h')
 
 # DIRECT[file]: the project headers file includes, read once for all files
