@@ -549,7 +549,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	uint64_t advertised = d->size;
 	if (o->destructive)
 		run_capacity_first(s);
-	rc = s->stop ? 0 : run_alignment(s, stderr);
+	rc = s->stop ? 0 : run_alignment(s);
 	if (rc) {
 		d->size = advertised;
 		if (o->json)

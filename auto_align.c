@@ -82,7 +82,7 @@ static bool same_estimate(const struct size_estimate *a, const struct size_estim
 	return a->bytes == b->bytes;
 }
 
-int run_alignment(struct autostate *s, FILE *err)
+int run_alignment(struct autostate *s)
 {
 	struct params ap = *s->p;
 	char msg[256];
@@ -93,7 +93,7 @@ int run_alignment(struct autostate *s, FILE *err)
 	ap.blocksize = 2 * s->d->lbs > ALIGN_BLOCKSIZE ? 2 * s->d->lbs : ALIGN_BLOCKSIZE;
 	ap.keep_going = NULL;
 	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
-		fprintf(err, "flashbench: --auto: %s\n", msg);
+		warnx_fb("--auto: %s", msg);
 		snprintf(s->error, sizeof(s->error), "%s", msg);
 		return 2;
 	}

@@ -7,6 +7,7 @@
 
 #include "auto_state.h"
 #include "identity.h"
+#include "msg.h"
 #include "report.h"
 #include "run.h"
 #include "safety.h"
@@ -424,11 +425,12 @@ void report_failure(const struct autostate *s)
 		return;
 	const struct vm_failure *f = &st.first_failure;
 	const char *op = f->op == VM_READ ? "read" : f->op == VM_DISCARD ? "discard" : "write";
-	fprintf(stderr, "flashbench: %s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s",
-		s->o->device_name ? s->o->device_name : s->d->path, op, f->off, f->len,
-		strerror(f->err));
+	char all[64] = "";
+
 	if (st.nfailures > 1)
-		fprintf(stderr, " (%d failed I/Os in all)", st.nfailures);
-	fputc('\n', stderr);
+		snprintf(all, sizeof all, " (%d failed I/Os in all)", st.nfailures);
+	warnx_fb("%s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s%s",
+		 s->o->device_name ? s->o->device_name : s->d->path, op, f->off, f->len,
+		 strerror(f->err), all);
 }
 

@@ -122,7 +122,7 @@ void note_status(struct autostate *s, const struct run_status *st);
 bool current_run(const struct autostate *s, const struct au_run *r);
 
 /* the read-only phase (auto_align.c) */
-int run_alignment(struct autostate *s, FILE *err);
+int run_alignment(struct autostate *s);
 void run_capacity_first(struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto_verdicts.c) */

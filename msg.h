@@ -1,6 +1,9 @@
 /*
  * The one way flashbench talks to the user about trouble, in util-linux's
  * warnx()/errx() style: "flashbench: MESSAGE" on standard error.
+ * Not through here: signal handlers (signals.c, preserve.c) write with
+ * write(2), the only async-signal-safe way, and the renderers and --capacity
+ * -v write their status lines to the stream they are handed.
  */
 #ifndef FB_MSG_H
 #define FB_MSG_H

@@ -402,9 +402,9 @@ static void free_results(struct results *res)
 static void verbose_summary(const struct dev *d)
 {
 	char t[FMT_BUF];
-	fprintf(stderr, "flashbench: %s: %" PRIu64 " bytes read, %" PRIu64 " written, %" PRIu64
-		" discarded, device time %s\n", d->path, d->bytes_read, d->bytes_written,
-		d->bytes_discarded, fmt_time(t, d->device_ns));
+	warnx_fb("%s: %" PRIu64 " bytes read, %" PRIu64 " written, %" PRIu64
+		 " discarded, device time %s", d->path, d->bytes_read, d->bytes_written,
+		 d->bytes_discarded, fmt_time(t, d->device_ns));
 }
 
 static int output_results(const struct options *o, const struct outputs *dst,
@@ -448,8 +448,8 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 		text_program_legend(stderr);
 	if (o->verbose)
 		for (int i = 0; i < nspans; i++)
-			fprintf(stderr, "flashbench: %s: will overwrite bytes %" PRIu64 " to %" PRIu64 "\n",
-				d->path, spans[i].off, spans[i].off + spans[i].len - 1);
+			warnx_fb("%s: will overwrite bytes %" PRIu64 " to %" PRIu64, d->path,
+				 spans[i].off, spans[i].off + spans[i].len - 1);
 	if (o->preserve) {
 		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
 			warnx_fb("--preserve: %s", err);
@@ -534,8 +534,8 @@ int run_device(struct options *o)
 	safety_install_signals();
 	const char *note = dev_simulated(&d) ? NULL : dev_set_realtime();
 	if (o->verbose) {
-		fprintf(stderr, "flashbench: %s: %" PRIu64 " bytes, logical block size %u%s\n", d.path,
-			d.size, d.lbs, dev_simulated(&d) ? " (simulated)" : "");
+		warnx_fb("%s: %" PRIu64 " bytes, logical block size %u%s", d.path, d.size, d.lbs,
+			 dev_simulated(&d) ? " (simulated)" : "");
 		if (note)
 			warnx_fb("%s", note);
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msg.h"
 #include "units.h"
 
 #define SECTOR 512u
@@ -143,8 +144,7 @@ static void map_put(struct map *m, uint64_t k, uint32_t v)
 	if ((m->used + 1) * 2 > m->cap) {
 		struct map bigger;
 		if (map_init(&bigger, m->cap * 2) < 0) {
-			fprintf(stderr, "flashbench: sim: out of memory for stored data\n");
-			exit(1);
+			errx_fb(1, "sim: out of memory for stored data");
 		}
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->keys[i] != EMPTY)
@@ -191,8 +191,7 @@ static uint32_t arena_new(struct arena *a)
 		if (c)
 			a->chunks = c;
 		if (!c || !(c[a->nchunks] = malloc((size_t)CHUNK_SECTORS * SECTOR))) {
-			fprintf(stderr, "flashbench: sim: out of memory for stored data\n");
-			exit(1);
+			errx_fb(1, "sim: out of memory for stored data");
 		}
 		a->nchunks++;
 	}
