@@ -434,10 +434,11 @@ static void check_not_honoured(const struct options *o)
 			    ntests(o) > 1 ? "" : "--", ntests(o) > 1 ? "none of the tests asked for" :
 			    o->action_opt, ntests(o) > 1 ? "uses it" : "does not use it");
 	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
-		if (o->out || o->plot || o->preserve || (o->action == ACT_RESTORE && o->json))
+		if (o->out || o->plot || o->preserve || o->verbose ||
+		    (o->action == ACT_RESTORE && o->json))
 			usage_error("--%s: takes no %s", a,
 				    o->out ? "--out" : o->plot ? "--plot" :
-				    o->preserve ? "--preserve" : "--json");
+				    o->preserve ? "--preserve" : o->verbose ? "--verbose" : "--json");
 		return;
 	}
 	/*

@@ -73,19 +73,25 @@ static void stderr_back(int saved)
 	close(saved);
 }
 
+/* A pseudo-terminal: the master to read, the slave as stderr's stand-in; false if none. */
+static bool open_pty(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master < 0 || grantpt(*master) || unlockpt(*master))
+		return false;
+	*slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+	return *slave >= 0;
+}
+
 static void test_terminal(void)
 {
 	static char out[65536];
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int master, slave;
 
-	CHECK_GE(master, 0);
-	if (master < 0)
+	if (!open_pty(&master, &slave)) {
+		CHECK(0);
 		return;
-	CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-	CHECK_GE(slave, 0);
-	if (slave < 0)
-		return;
+	}
 	int saved = stderr_to(slave);
 
 	progress_start("open-au", "N=2", 10000ull << 22);
@@ -120,13 +126,12 @@ static void test_terminal(void)
 static void test_percent_follows_bytes(void)
 {
 	static char out[65536];
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int master, slave;
 
-	if (master < 0 || grantpt(master) || unlockpt(master)) {
+	if (!open_pty(&master, &slave)) {
 		CHECK(0);
 		return;
 	}
-	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
 	int saved = stderr_to(slave);
 
 	progress_start("open-au", "N=3", 896ull << 20);
@@ -146,13 +151,12 @@ static void test_percent_follows_bytes(void)
 static void test_short_step_is_silent(void)
 {
 	char out[4096];
-	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	int master, slave;
 
-	if (master < 0 || grantpt(master) || unlockpt(master)) {
+	if (!open_pty(&master, &slave)) {
 		CHECK(0);
 		return;
 	}
-	int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
 	int saved = stderr_to(slave);
 
 	progress_start("align", NULL, 100);

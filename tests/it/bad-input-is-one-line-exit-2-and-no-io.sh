@@ -88,6 +88,8 @@ rows=(
 	'offset#(16M|16777216)#--auto --destructive --offset=16M @F@'
 	'count#3#--analyze=@F@ -c 3'
 	'out#restore#--restore=@SMALL@ -o /dev/null @F@'
+	'verbose#analyze#--analyze=@F@ -v'
+	'verbose#restore#--restore=@SMALL@ -v @F@'
 	# size arithmetic on huge values: the option named, never a wrapped product
 	'erasesize#(8192P|9223372036854775808)#-O -e 8192P --offset=0 @F@'
 	'erasesize#(1P|1125899906842624)#-O -e 1P @F@'
