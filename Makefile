@@ -4,6 +4,7 @@ VERSION := 2.0
 CC      ?= cc
 CPPFLAGS ?=
 CFLAGS  ?= -O2 -g
+override CPPFLAGS += -I.
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"'
 LDFLAGS ?=
 LDLIBS  ?= -lm
@@ -19,7 +20,9 @@ DESTDIR ?=
 B ?= build
 BIN := $(if $(filter build,$(B)),flashbench,$(B)/flashbench)
 
-LIB_SRCS  := $(filter-out flashbench.c,$(wildcard *.c))
+# The user's files at the top, every other concern in a folder (README: the map).
+DIRS      := lib results backends sim measure analyze identity safety report auto checks cmd
+LIB_SRCS  := $(filter-out flashbench.c,$(wildcard *.c)) $(foreach d,$(DIRS),$(wildcard $(d)/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/%.c=$(B)/tests/%)
@@ -33,11 +36,12 @@ $(B)/libfb.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/%.o: %.c | $(B)
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tests/%: tests/%.c tests/unit.h tests/pyeval.h $(B)/libfb.a | $(B)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -o $@ $< $(B)/libfb.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/libfb.a $(LDLIBS)
 
 $(B) $(B)/tests:
 	mkdir -p $@
@@ -71,7 +75,7 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/flashbench
 	install -D -m 0644 flashbench.1 $(DESTDIR)$(MANDIR)/man1/flashbench.1
 	install -D -m 0644 completion/flashbench $(DESTDIR)$(COMPLETIONDIR)/flashbench
-	install -D -m 0644 flashbench.schema.json $(DESTDIR)$(DATADIR)/flashbench.schema.json
+	install -D -m 0644 doc/flashbench.schema.json $(DESTDIR)$(DATADIR)/flashbench.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(MANDIR)/man1/flashbench.1 \
@@ -82,4 +86,4 @@ clean:
 
 .PHONY: all check check-asan bench fuzz install uninstall clean
 
--include $(wildcard $(B)/*.d)
+-include $(wildcard $(B)/*.d $(B)/*/*.d)

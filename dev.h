@@ -20,8 +20,8 @@ enum pattern { PAT_ZERO, PAT_ONES, PAT_5A, PAT_RANDOM };
  * A backend: how one kind of device does its I/O. dev.c checks ranges and
  * permissions and keeps the accounting; a backend is only called with a
  * range inside the device, in whole logical blocks, and is writable where
- * it writes. Each lives in one file: dev_file.c (block devices, regular
- * files), dev_sim.c (sim: cards); a test can plug in its own.
+ * it writes. Each lives in one file: backends/dev_file.c (block devices, regular
+ * files), backends/dev_sim.c (sim: cards); a test can plug in its own.
  */
 struct dev_ops {
 	const char *kind;	/* "block_device", "regular_file", "simulated", ... */
@@ -64,7 +64,7 @@ struct dev {
 	int64_t device_ns;	/* sum of all timed I/O */
 };
 
-/* "sim:..." names a simulated card (dev_sim.c), not a file. */
+/* "sim:..." names a simulated card (backends/dev_sim.c), not a file. */
 bool dev_path_is_sim(const char *path);
 
 /* The backends dev_open() chooses from (it clears d, then calls one); for tests, to stand in. */

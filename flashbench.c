@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze_cmd.h"
-#include "options.h"
-#include "report.h"
-#include "run.h"
-#include "safety.h"
-#include "sim.h"
-#include "units.h"
+#include "cmd/analyze_cmd.h"
+#include "cmd/options.h"
+#include "report/report.h"
+#include "cmd/run.h"
+#include "safety/safety.h"
+#include "sim/sim.h"
+#include "lib/units.h"
 
 
 
@@ -370,7 +370,7 @@ static const int all_params[] = { 'b', 'e', 'c', 'r', OPT_OPEN_AU_NR, OPT_OFFSET
 				   OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER,
 				   OPT_ON_ERROR, 0 };
 
-/* The test parameters each original test and --discard read (measure.c). */
+/* The test parameters each original test and --discard read (measure/measure.c). */
 static const int *params_read_by(enum action a)
 {
 	static const int align[] = { 'b', 'c', 0 };

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "dev.h"
-#include "results.h"
+#include "results/results.h"
 
 struct vm_op {
 	enum vm_opcode code;

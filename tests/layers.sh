@@ -8,14 +8,14 @@
 # taken off the list.
 #
 # The layers, bottom up:
-#   device     dev.c dev.h dev_*.[ch] (dev.c checks and counts, a backend per
-#              kind of device does the I/O), and the simulated card sim.[ch] sim_*.[ch]
+#   device     dev.c dev.h backends/ (dev.c checks and counts, a backend per
+#              kind of device does the I/O), and the simulated card sim/
 #   vm         vm.[ch]: runs I/O programs on a device, returns data
-#   measure    measure.[ch]: the original's tests as vm programs, returning data
-#   analysis   analyze.[ch] analyze_*.[ch] (not *_cmd.*), post.[ch]: data in, verdicts out
-#   renderers  report*.[ch], json.[ch]: data and verdicts in, text/JSON/SVG out
-#   commands   flashbench.c parses and dispatches; --auto, --analyze and the
-#              single-test lifecycle call the layers above in order.
+#   measure    measure/: the original's tests as vm programs, returning data
+#   analysis   analyze/: data in, verdicts out (and the parser of pasted posts)
+#   renderers  report/, lib/json.[ch]: data and verdicts in, text/JSON/SVG out
+#   commands   flashbench.c parses and dispatches; cmd/, auto/ and checks/
+#              call the layers above in order.
 set -u
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2
@@ -30,12 +30,12 @@ files() {	# files matching the globs, in this directory, that exist
 		for f in $g; do [ -f "$f" ] && echo "$f"; done
 	done | sort -u
 }
-DEVICE=$(files 'dev.c' 'dev.h' 'dev_*.[ch]')
-SIM=$(files 'sim.c' 'sim.h' 'sim_*.[ch]')
+DEVICE=$(files 'dev.c' 'dev.h' 'backends/dev_*.[ch]')
+SIM=$(files 'sim/*.[ch]')
 VM=$(files 'vm.c' 'vm.h')
-MEASURE=$(files 'measure*.[ch]')
-ANALYSIS=$(files 'analyze.c' 'analyze.h' 'analyze_*.[ch]' 'post*.[ch]' | grep -v '_cmd\.')
-RENDERERS=$(files 'report*.[ch]' 'json.c' 'json.h')
+MEASURE=$(files 'measure/*.[ch]')
+ANALYSIS=$(files 'analyze/*.[ch]')
+RENDERERS=$(files 'report/*.[ch]' 'lib/json.c' 'lib/json.h')
 
 # DIRECT[file]: the project headers file includes, read once for all files
 declare -A DIRECT=()
@@ -43,7 +43,7 @@ while read -r f h; do
 	DIRECT[$f]+="$h "
 done < <(awk 'match($0, /^[ \t]*#[ \t]*include[ \t]*"[^"]*"/) {
 		s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s)
-		print FILENAME, s }' ./*.c ./*.h 2>/dev/null | sed 's|^\./||')
+		print FILENAME, s }' ./*.c ./*.h ./*/*.c ./*/*.h 2>/dev/null | sed 's|^\./||')
 direct() { printf '%s\n' ${DIRECT[$1]:-}; }	# project headers FILE includes
 
 # reach FILE: "header<TAB>chain" for every project header FILE includes,
@@ -140,28 +140,28 @@ rule() {	# rule NAME CHECK...
 passed=0 failed=0 pending=0
 # The device layer is the bottom: it knows nothing above it.
 rule device-includes-nothing-above-it no_direct "$DEVICE" \
-	vm.h measure.h 'analyze*.h' post.h 'report*.h' json.h progress.h safety.h 'auto*.h' identity.h
+	vm.h 'measure/*' 'analyze/*' 'report/*' lib/json.h lib/progress.h 'safety/*' 'auto/*' 'identity/*'
 # The simulated card is a device: it knows nothing of the tests run on it.
 rule simulator-knows-nothing-of-the-tests no_reach "$SIM" \
-	vm.h measure.h 'analyze*.h' post.h 'report*.h' json.h progress.h safety.h 'auto*.h' 'tests/*' '*/tests/*'
+	vm.h 'measure/*' 'analyze/*' 'report/*' lib/json.h lib/progress.h 'safety/*' 'auto/*' 'tests/*' '*/tests/*'
 rule vm-prints-nothing no_match "$(files vm.c)" "$PRINTS"
 # Progress reaches the vm as a callback, not as a header.
-rule vm-knows-no-progress-bar no_reach "$VM" progress.h
-rule measurement-renders-and-interprets-nothing no_reach "$MEASURE" 'report*.h' json.h 'analyze*.h' post.h
-rule analysis-renders-nothing no_reach "$ANALYSIS" 'report*.h' json.h
+rule vm-knows-no-progress-bar no_reach "$VM" lib/progress.h
+rule measurement-renders-and-interprets-nothing no_reach "$MEASURE" 'report/*' lib/json.h 'analyze/*'
+rule analysis-renders-nothing no_reach "$ANALYSIS" 'report/*' lib/json.h
 rule analysis-sees-no-device no_reach "$ANALYSIS" dev.h vm.h
 rule renderers-see-no-device no_reach "$RENDERERS" dev.h vm.h
 # Verdicts are computed before rendering and handed over as data.
-rule renderers-run-no-analysis no_reach "$RENDERERS" 'analyze*.h' post.h
-rule flashbench-c-only-parses-and-dispatches no_direct "$(files flashbench.c)" dev.h vm.h measure.h
+rule renderers-run-no-analysis no_reach "$RENDERERS" 'analyze/*'
+rule flashbench-c-only-parses-and-dispatches no_direct "$(files flashbench.c)" dev.h vm.h measure/measure.h
 # Result types live in headers that include nothing of ours.
-rule results-are-plain-data plain_data "$(files analyze.h report.h)"
-rule commands-have-their-own-headers no_match "$(files analyze.h)" '(auto_run|analyze_file)[[:space:]]*\('
+rule results-are-plain-data plain_data "$(files analyze/analyze.h report/report.h)"
+rule commands-have-their-own-headers no_match "$(files analyze/analyze.h)" '(auto_run|analyze_file)[[:space:]]*\('
 
-# Each device backend lives in one file (dev_file.c, dev_sim.c): everyone
+# Each device backend lives in one file (backends/dev_file.c, backends/dev_sim.c): everyone
 # else asks dev.h (dev_simulated(), dev_kind(), ...), never the sim: card in
-# struct dev. Pending: flashbench.c and report_json.c still read d->sim.
-rule backends-in-one-place no_match "$(files '*.c' '*.h' | grep -Ev '^(dev_sim\.c|sim\.[ch]|sim_.*)$')" \
+# struct dev. Pending: flashbench.c and report/report_json.c still read d->sim.
+rule backends-in-one-place no_match "$(files '*.c' '*.h' '*/*.c' '*/*.h' | grep -Ev '^(tests/.*|backends/dev_sim\.c|sim/.*)$')" \
 	'(->|\.)sim([^[:alnum:]_]|$)'
 
 echo "layer rules: $passed hold, $failed broken, $pending pending"

@@ -95,11 +95,11 @@ run() {
 }
 
 # expect_schema FILE [WHAT]: FILE holds one JSON document valid against
-# flashbench.schema.json (checked with python3 when there is one)
+# doc/flashbench.schema.json (checked with python3 when there is one)
 expect_schema() {
 	command -v python3 >/dev/null || return 0
-	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../flashbench.schema.json" "$1" >&2 ||
-		fail "${2:-$1}: the JSON document breaks flashbench.schema.json"
+	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$1" >&2 ||
+		fail "${2:-$1}: the JSON document breaks doc/flashbench.schema.json"
 }
 
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1; stderr: $errout; stdout: $(printf '%s' "$out" | head -n 5)"; }

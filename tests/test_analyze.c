@@ -1,6 +1,6 @@
 /*
- * Unit tests for the --analyze parser (post.c) and the inference
- * (analyze.c): field formats, damaged posts, hand-built results with and
+ * Unit tests for the --analyze parser (analyze/post.c) and the inference
+ * (analyze/analyze.c): field formats, damaged posts, hand-built results with and
  * without noise, and the seed posts with the experts' conclusions.
  */
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "post.h"
+#include "analyze/analyze.h"
+#include "analyze/post.h"
 #include "unit.h"
 
 #define KiB 1024ull
@@ -291,7 +291,7 @@ static void test_align_clean(void)
 /*
  * A card read at the original's places: row a at k * top + a, k = 0..6,
  * top the smallest power of two >= size / 7, wrapping modulo the size
- * (measure.c align_places). A 3*2^n erase size leaves every row from E/3
+ * (measure/measure.c align_places). A 3*2^n erase size leaves every row from E/3
  * up a partial diff.
  */
 static void make_align_original(struct align_result *r, uint64_t size, uint64_t eb, uint64_t page,

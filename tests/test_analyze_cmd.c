@@ -1,5 +1,5 @@
 /*
- * The two --analyze rules that stand on a single seed post (analyze_cmd.c),
+ * The two --analyze rules that stand on a single seed post (cmd/analyze_cmd.c),
  * checked on synthetic saved output at both sides of their thresholds:
  *  - "no open-AU limit up to N >= 16 at the erase size" makes the erase
  *    size suspect (seed 001: N = 18 at 512 KiB);
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "analyze_cmd.h"
+#include "analyze/analyze.h"
+#include "cmd/analyze_cmd.h"
 #include "unit.h"
 
 #define KiB 1024ull

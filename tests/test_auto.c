@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "auto.h"
+#include "analyze/analyze.h"
+#include "auto/auto.h"
 #include "dev.h"
-#include "measure.h"
+#include "measure/measure.h"
 #include "unit.h"
 
 #define MiB (1024ull * 1024)

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "dev.h"
-#include "identity.h"
-#include "json.h"
+#include "identity/identity.h"
+#include "lib/json.h"
 #include "unit.h"
 
 /* ------------------------------------------------------------ helpers */

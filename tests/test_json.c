@@ -6,9 +6,9 @@
 #include "unit.h"
 #include "pyeval.h"
 
-#include "json.h"
-#include "measure.h"
-#include "report.h"
+#include "lib/json.h"
+#include "measure/measure.h"
+#include "report/report.h"
 
 static const char *json_of(void (*build)(struct jw *w), struct mem *m)
 {

@@ -8,7 +8,7 @@
 
 #include "unit.h"
 
-#include "progress.h"
+#include "lib/progress.h"
 
 static double seconds(void)
 {

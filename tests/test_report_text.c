@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "unit.h"
 
 static char *render_buf;

@@ -1,4 +1,4 @@
-/* safety_target.c, mounts.c: parsing on fixtures; preserve.c, backup.c, restore.c, signals.c. */
+/* safety/safety_target.c, safety/mounts.c: parsing on fixtures; safety/preserve.c, safety/backup.c, safety/restore.c, safety/signals.c. */
 #include "unit.h"
 
 #include <errno.h>
@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backup.h"
+#include "safety/backup.h"
 #include "dev.h"
-#include "measure.h"
-#include "safety.h"
+#include "measure/measure.h"
+#include "safety/safety.h"
 #include "vm.h"
 
 static char root[PATH_MAX];
@@ -707,7 +707,7 @@ static void remove_tree(void)
 		printf("note: could not remove %s\n", root);
 }
 
-/* backup.c: the header it writes is the header it reads; a broken one is refused. */
+/* safety/backup.c: the header it writes is the header it reads; a broken one is refused. */
 static void test_backup_header_round_trip(void)
 {
 	static struct backup_header h, back;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 #include "unit.h"
-#include "units.h"
+#include "lib/units.h"
 
 #define KiB 1024ull
 #define MiB (1024 * KiB)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
-#include "sim_store.h"
+#include "sim/sim.h"
+#include "sim/sim_store.h"
 #include "unit.h"
 
 #define S 512u

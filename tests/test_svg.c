@@ -6,8 +6,8 @@
 #include "unit.h"
 #include "pyeval.h"
 
-#include "measure.h"
-#include "report.h"
+#include "measure/measure.h"
+#include "report/report.h"
 
 #define SVG "{http://www.w3.org/2000/svg}"
 /* python: list of (data-x, data-y) of series number N */

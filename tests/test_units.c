@@ -1,10 +1,10 @@
-/* Unit tests for units.h (size parsing, number formats) and the VM's LFSR. */
+/* Unit tests for lib/units.h (size parsing, number formats) and the VM's LFSR. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "unit.h"
-#include "units.h"
+#include "lib/units.h"
 #include "vm.h"
 
 static char buf[FMT_BUF];

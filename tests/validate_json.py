@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate JSON documents against flashbench.schema.json.
+"""Validate JSON documents against doc/flashbench.schema.json.
 
 usage: validate_json.py SCHEMA FILE...   (FILE '-' is standard input)
 

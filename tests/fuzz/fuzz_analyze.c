@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the --analyze input parser (post.c) and the
- * inference run on whatever it extracts (analyze.c). Checks the parser's
+ * libFuzzer target for the --analyze input parser (analyze/post.c) and the
+ * inference run on whatever it extracts (analyze/analyze.c). Checks the parser's
  * promises: rows strictly decreasing, columns within bounds, finite rates.
  */
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "post.h"
+#include "analyze/analyze.h"
+#include "analyze/post.h"
 
 static void check_align(const struct align_result *a)
 {

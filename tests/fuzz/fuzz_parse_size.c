@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "lib/units.h"
 
 static void check_round_trip(uint64_t v)
 {

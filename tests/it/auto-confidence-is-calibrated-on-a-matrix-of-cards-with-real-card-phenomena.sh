@@ -22,7 +22,7 @@ rng = random.Random(seed)
 erase_sizes = [128*K, 256*K, 512*K, 1*M, 3*M//2, 2*M, 3*M, 4*M, 6*M, 8*M, 12*M, 16*M]
 
 def smallest_random_row(e, page):
-    # --auto's random runs go down to E/32, not below a page (auto_state.h RANDOM_ROW_SHIFT)
+    # --auto's random runs go down to E/32, not below a page (auto/auto_state.h RANDOM_ROW_SHIFT)
     b = e
     for _ in range(5):
         if b % 2 or b // 2 < page:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every kind of document --json prints — each test, --auto (read-only and
 # destructive), --analyze, I/O failures and errors before any I/O — has the
-# envelope of flashbench.schema.json, and its status matches the exit code.
+# envelope of doc/flashbench.schema.json, and its status matches the exit code.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3 to validate JSON with"
 dev=sim:sdhc-good

@@ -15,7 +15,7 @@ printf '%s\n' "$out" | grep '^pending' >&2	# what is left to do, in the log
 # copy_with FILE LINE: a copy of the sources in $T/src with LINE appended to FILE
 copy_with() {
 	rm -rf "$T/src"; mkdir "$T/src"
-	cp "$SRC"/*.c "$SRC"/*.h "$T/src/"
+	(cd "$SRC" && cp --parents *.c *.h */*.c */*.h "$T/src/")
 	printf '%s\n' "$2" >> "$T/src/$1"
 }
 # expect_broken RULE FILE LINE: adding LINE to FILE breaks RULE, named with FILE
@@ -27,21 +27,21 @@ expect_broken() {
 	printf '%s\n' "$out" | grep -qF "$2" || fail "$2 + '$3': the offending file is not named: $out"
 }
 expect_broken device-includes-nothing-above-it dev.h '#include "vm.h"'
-expect_broken simulator-knows-nothing-of-the-tests sim.c '#include "measure.h"'
+expect_broken simulator-knows-nothing-of-the-tests sim/sim.c '#include "measure/measure.h"'
 expect_broken vm-prints-nothing vm.c 'static void hello(void) { fprintf(stderr, "hi\n"); }'
-expect_broken analysis-renders-nothing post.h '#include "report.h"'	# through a header
-expect_broken measurement-renders-and-interprets-nothing measure.c '#include "analyze.h"'
+expect_broken analysis-renders-nothing analyze/post.h '#include "report/report.h"'	# through a header
+expect_broken measurement-renders-and-interprets-nothing measure/measure.c '#include "analyze/analyze.h"'
 
 # a print inside a comment is no print
 copy_with vm.c '/* printf("not code"); */'
 run bash "$LAYERS" "$T/src"
 printf '%s\n' "$out" | grep -q '^ok      vm-prints-nothing$' || fail "a comment counted as printing: $out"
 
-expect_broken vm-knows-no-progress-bar vm.c '#include "progress.h"'
-expect_broken analysis-sees-no-device post.h '#include "measure.h"'
-expect_broken renderers-run-no-analysis report_json.c '#include "analyze.h"'
+expect_broken vm-knows-no-progress-bar vm.c '#include "lib/progress.h"'
+expect_broken analysis-sees-no-device analyze/post.h '#include "measure/measure.h"'
+expect_broken renderers-run-no-analysis report/report_json.c '#include "analyze/analyze.h"'
 expect_broken flashbench-c-only-parses-and-dispatches flashbench.c '#include "dev.h"'
-expect_broken results-are-plain-data report.h '#include "measure.h"'
+expect_broken results-are-plain-data report/report.h '#include "measure/measure.h"'
 
 # a pending rule that comes to hold is reported, so it gets enforced
 copy_with vm.c ''

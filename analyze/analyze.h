@@ -1,0 +1,93 @@
+/* Interpreting measurements: erase size, page size, open AUs, FAT area. */
+#ifndef FB_ANALYZE_H
+#define FB_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results/results.h"
+
+/*
+ * Thresholds of the analysis, in one place. Sources: doc/flash-card-model.md
+ * (§n below), doc/real-cards.tsv, doc/card-facts.md (the facts by section),
+ * the seed posts (tests/data/seeds), and the calibration matrix (tests/it/
+ * auto-confidence-is-calibrated-...sh) where a value was measured.
+ *
+ *   name              value    what                                  source
+ *   ERASE_MIN         128KiB   smallest erase block                  SD AU_SIZE 4; 128 KB NAND of ~2008 cards
+ *   ERASE_MAX         64MiB    largest erase block / AU              SD AU_SIZE F, the SDXC maximum
+ *   MAX_PAGE          256KiB   a larger step below the erase size    effective pages 2..48 KiB seen
+ *                              is not a page
+ *   MAX_ODD_PAGE      64KiB    largest 3*2^n page (48 KiB seen)      SanDisk Ultra 64GB (doc/real-cards.tsv)
+ *   STEP_RATIO        1.5      a plateau is >= 1.5x the one below    seeds: 2..50x; drift/noise < 1.3x
+ *   GROUP_RATIO       1.2      an allocation-group rise, evidence    card-facts, read boundaries (1-2 GiB)
+ *                              only (never the erase size)
+ *   MID_LEVEL         0.2      a single row between two levels is    §5 (README): 5/53/150 us = 8 KiB
+ *                              one of its own (page read in pairs)   pages, 16 KiB multi-plane
+ *   NOISE_FRACTION    0.02     a step under 2% of a read is noise    loop devices, RAM disks (measured)
+ *   MIN_GOOD_ROWS     6        fewer good -a rows: unknown           card-facts, "Failed rows"
+ *   STEP_COLLAPSE     0.75     throughput ratio per halving in a     §3: 0.5 when time per
+ *                              collapse                              write is constant
+ *   GC_FRACTION       0.25     collapse: a write costs >= 1/4 of     seeds: 0.4..0.7 s per write for
+ *                              rewriting an erase block              4 MiB AUs (SA04G, SD4GB)
+ *   WEAK_GC_FRACTION  0.05     ... or 1/20 when it starts well       seed 000 random runs (partial GC)
+ *                              above the page (MIN_GC_START)
+ *   MAX_PAGE_HINT     64KiB    larger -a "pages" are not pages       effective pages <= 48 KiB
+ *   REF_SLOW          0.75     a run this much slower than N=1 at    sim matrix: >= 0.94 within the
+ *                              its smallest row collapsed            limit, <= 0.65 one block over
+ *   REF_CLEAR         0.65     ... clearly so (medium confidence)    same
+ *   RANDOM_SLOW       0.35     random writes under 0.35 of the       card-facts, random mode: a third is
+ *                              linear rate (rows >= E/32) are not    none open; Lexar CF (seed 004):
+ *                              "open"                                0.4 at 512 KiB, experts count 11
+ *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at
+ *                              linear rate from a size up: a         0.94 of linear, 256 KiB at 0.28
+ *                              mapping unit
+ *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
+ *                              small are low confidence              the limit hides (cheap GC)
+ */
+#define ERASE_MIN (128 * 1024)
+#define ERASE_MAX (64ull * 1024 * 1024)
+#define MAX_PAGE (256 * 1024)
+#define MAX_ODD_PAGE (64 * 1024)
+#define STEP_RATIO 1.5
+#define GROUP_RATIO 1.2
+#define MID_LEVEL 0.2
+#define NOISE_FRACTION 0.02
+#define MIN_GOOD_ROWS 6
+#define STEP_COLLAPSE 0.75
+#define GC_FRACTION 0.25
+#define WEAK_GC_FRACTION 0.05
+#define MIN_GC_START (32 * 1024)
+#define MAX_PAGE_HINT (64 * 1024)
+#define REF_SLOW 0.75
+#define REF_CLEAR 0.65
+#define RANDOM_SLOW 0.35
+#define MAP_UNIT_FAST 0.5
+#define SMALL_ERASE (512 * 1024)
+
+/* -a data -> erase-block size and page size */
+void analyze_align(const struct align_result *r, struct size_estimate *erase,
+		   struct size_estimate *page);
+
+/* a second witness of the erase size (sysfs preferred_erase_size, --erasesize of runs) */
+void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source);
+
+/* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */
+enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint);
+/* runs[i] was made with open-au-nr = nrs[i] (ascending) */
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out);
+/* --find-fat data -> FAT-optimised area at the start */
+void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out);
+
+/*
+ * Two --open-au runs with the same N and mode at erase sizes a < b: median
+ * over shared block sizes (page..a/2) of rate(b)/rate(a); 0 if none shared.
+ * Clearly above 1 (>= 1.5) means the smaller size makes the card
+ * garbage-collect more: the erase size is at least b's.
+ */
+double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
+			    uint64_t pagesize_hint);
+
+#endif

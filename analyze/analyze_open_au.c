@@ -1,0 +1,476 @@
+/*
+ * --open-au (facts: doc/flash-card-model.md §3-§7): past the open-AU limit
+ * every write costs about one erase block rewrite, so time per write stops
+ * shrinking with the block size: throughput halves at each halving of the
+ * block size and the time per write is a sizeable fraction of writing a
+ * whole erase block. Also --find-fat: the FAT-optimised area at the start.
+ */
+#include "analyze/analyze.h"
+#include "analyze/analyze_internal.h"
+#include "lib/units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------- --open-au ---------- */
+
+static bool row_ok(const struct rate_row *row)
+{
+	return row->ncols > 0 && !row->failed[0] && row->rate[0] > 0 && isfinite(row->rate[0]);
+}
+
+static double max_rate(const struct rate_result *r)
+{
+	double m = 0;
+	for (int i = 0; i < r->nrows; i++)
+		if (row_ok(&r->rows[i]) && r->rows[i].rate[0] > m)
+			m = r->rows[i].rate[0];
+	return m;
+}
+
+struct run_look {
+	enum collapse verdict;
+	uint64_t at;		/* block size where the collapse was clear */
+	double time_per_write;	/* there, seconds */
+	double gc_fraction;
+	uint64_t smallest;	/* smallest block size looked at */
+	int longest_stretch;	/* most halving steps in a row */
+};
+
+static void look_at_run(const struct rate_result *r, uint64_t page, struct run_look *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->verdict = RUN_UNCLEAR;
+	if (!r || r->nrows < 1)
+		return;
+	if (page > MAX_PAGE_HINT)
+		page = MAX_PAGE_HINT;
+	uint64_t e = r->erasesize ? r->erasesize : r->rows[0].blocksize;
+	double rref = max_rate(r);
+	if (rref <= 0 || e == 0)
+		return;
+	double tref = (double)e / rref;
+	int stretch = 0;
+	uint64_t stretch_top = 0;	/* block size before the first halving step */
+	bool suspicious = false;
+	for (int k = 1; k < r->nrows; k++) {
+		const struct rate_row *prev = &r->rows[k - 1], *row = &r->rows[k];
+		if (!row_ok(row) || (page && row->blocksize < page))
+			continue;
+		if (!out->smallest || row->blocksize < out->smallest)
+			out->smallest = row->blocksize;
+		if (!row_ok(prev) || prev->blocksize != 2 * row->blocksize) {
+			stretch = 0;
+			continue;
+		}
+		double t = (double)row->blocksize / row->rate[0];
+		double g = t / tref;
+		stretch = row->rate[0] <= STEP_COLLAPSE * prev->rate[0] ? stretch + 1 : 0;
+		if (stretch == 1)
+			stretch_top = prev->blocksize;
+		if (stretch > out->longest_stretch)
+			out->longest_stretch = stretch;
+		/*
+		 * Time per write near an erase-block rewrite is a collapse at any
+		 * size; a smaller constant time (garbage collection of a partly
+		 * written block) counts when it starts well above the page size,
+		 * where sub-page writes cannot explain it.
+		 */
+		bool big_start = stretch_top >= 4 * (page ? page : 16384) && stretch_top >= MIN_GC_START;
+		if (stretch >= 2 && (g >= GC_FRACTION || (g >= WEAK_GC_FRACTION && big_start))) {
+			out->verdict = RUN_COLLAPSED;
+			out->at = row->blocksize;
+			out->time_per_write = t;
+			out->gc_fraction = g;
+			return;
+		}
+		if (stretch >= 1 && g >= 2 * GC_FRACTION && row->blocksize <= e / 4)
+			suspicious = true;
+	}
+	bool complete = !r->st.partial && (!r->blocksize || out->smallest <= r->blocksize ||
+					   (page && out->smallest < 2 * page));
+	if (out->smallest && (complete || out->smallest <= e / 32))
+		out->verdict = suspicious ? RUN_UNCLEAR : RUN_HOLDS;
+}
+
+enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint)
+{
+	struct run_look l;
+	look_at_run(r, pagesize_hint, &l);
+	return l.verdict;
+}
+
+/* Median over shared block sizes (page..E/2) of rate(b) / rate(a). 0 if none shared. */
+static double median_rate_ratio(const struct rate_result *a, const struct rate_result *b,
+				uint64_t page, uint64_t max_bs)
+{
+	double v[64];
+	int n = 0;
+	if (page > MAX_PAGE_HINT)
+		page = MAX_PAGE_HINT;
+	for (int i = 0; i < a->nrows; i++) {
+		const struct rate_row *ra = &a->rows[i];
+		if (!row_ok(ra) || ra->blocksize > max_bs || (page && ra->blocksize < page))
+			continue;
+		for (int j = 0; j < b->nrows && n < 64; j++) {
+			const struct rate_row *rb = &b->rows[j];
+			if (rb->blocksize == ra->blocksize && row_ok(rb))
+				v[n++] = rb->rate[0] / ra->rate[0];
+		}
+	}
+	return n ? median(v, n) : 0;
+}
+
+double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
+			    uint64_t pagesize_hint)
+{
+	if (!smaller_e || !bigger_e || smaller_e->erasesize >= bigger_e->erasesize)
+		return 0;
+	return median_rate_ratio(smaller_e, bigger_e, pagesize_hint, smaller_e->erasesize / 2);
+}
+
+/* One verdict per N: repeated runs with the same N must agree. */
+static enum collapse merge_verdicts(enum collapse a, enum collapse b)
+{
+	if (a == b)
+		return a;
+	if (a == RUN_UNCLEAR)
+		return b;
+	if (b == RUN_UNCLEAR)
+		return a;
+	return RUN_UNCLEAR;
+}
+
+static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs,
+		     const enum collapse *v, int count, enum collapse want)
+{
+	bool any = false;
+	for (int i = 0; i < count; i++) {
+		if (v[i] != want)
+			continue;
+		appendf(ev, n, "%s%lld", any ? "," : label, nrs[i]);
+		any = true;
+	}
+	if (any)
+		appendf(ev, n, "; ");
+}
+
+/* The --open-au runs by N, ascending; runs with the same N merged. */
+struct series {
+	int m;
+	long long un[256];			/* the distinct N */
+	enum collapse uv[256];			/* their (merged) verdicts */
+	const struct rate_result *first_run[256];
+	struct run_look looks[256];		/* a collapsed look wins over a holding one */
+};
+
+static void gather_runs(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			uint64_t pagesize_hint, struct series *s)
+{
+	s->m = 0;
+	for (int i = 0; i < nruns && i < 256; i++) {
+		if (!runs[i] || nrs[i] < 1)
+			continue;
+		struct run_look l;
+		look_at_run(runs[i], pagesize_hint, &l);
+		int j;
+		for (j = 0; j < s->m; j++)
+			if (s->un[j] == nrs[i])
+				break;
+		if (j < s->m) {
+			s->uv[j] = merge_verdicts(s->uv[j], l.verdict);
+			if (l.verdict == RUN_COLLAPSED && s->looks[j].verdict != RUN_COLLAPSED)
+				s->looks[j] = l;
+			continue;
+		}
+		/* keep ascending order */
+		int pos = s->m;
+		while (pos > 0 && s->un[pos - 1] > nrs[i]) {
+			s->un[pos] = s->un[pos - 1];
+			s->uv[pos] = s->uv[pos - 1];
+			s->looks[pos] = s->looks[pos - 1];
+			s->first_run[pos] = s->first_run[pos - 1];
+			pos--;
+		}
+		s->un[pos] = nrs[i];
+		s->uv[pos] = l.verdict;
+		s->looks[pos] = l;
+		s->first_run[pos] = runs[i];
+		s->m++;
+	}
+}
+
+/*
+ * A run that "holds" on its own but is far slower for small writes
+ * than the N before it, with throughput halving per halving of the
+ * block size, collapsed too (garbage collection cheaper than a whole
+ * erase-block rewrite, as in random mode). Returns the first such run, or -1.
+ */
+static int mark_relative_collapses(struct series *s, uint64_t pagesize_hint)
+{
+	int relative = -1;
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS ||
+		    s->looks[i].longest_stretch < 2)
+			continue;
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 8);
+		if (g >= 2) {
+			s->uv[i] = RUN_COLLAPSED;
+			if (relative < 0)
+				relative = i;
+		}
+	}
+	return relative;
+}
+
+static int first_collapse(const struct series *s)
+{
+	for (int i = 0; i < s->m; i++)
+		if (s->uv[i] == RUN_COLLAPSED)
+			return i;
+	return -1;
+}
+
+/* No run collapsed: at least the largest N that held. */
+static void count_without_collapse(const struct series *s, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear = false;
+	for (int i = 0; i < s->m; i++) {
+		if (s->uv[i] == RUN_HOLDS)
+			last_hold = i;
+		else
+			unclear = true;
+	}
+	if (last_hold < 0) {
+		appendf(out->evidence, sizeof(out->evidence), "no clear run");
+		return;
+	}
+	out->n = (int)s->un[last_hold];
+	out->at_least = true;
+	out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
+	appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
+		s->un[last_hold]);
+}
+
+/* The count below the first collapse fc, and how sure it is. */
+static void count_below_collapse(const struct series *s, int fc, struct count_estimate *out)
+{
+	int last_hold = -1;
+	bool unclear_between = false;
+	for (int i = 0; i < fc; i++) {
+		if (s->uv[i] == RUN_HOLDS) {
+			last_hold = i;
+			unclear_between = false;
+		} else {
+			unclear_between = true;
+		}
+	}
+	long long held = last_hold >= 0 ? s->un[last_hold] : 0;
+	out->n = (int)(s->un[fc] == 1 ? 0 : (last_hold >= 0 ? held : s->un[fc] - 1));
+	/*
+	 * A card writes at least one erase block linearly at full speed:
+	 * a linear collapse at N=1 means the erase size or the
+	 * measurement is wrong (doc/card-facts.md, writes). Random mode may
+	 * hold none.
+	 */
+	if (s->un[fc] == 1 && !s->first_run[fc]->random) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence),
+			"a linear collapse at N=1 is not physical: the erase size may be larger, "
+			"or the run was disturbed; rerun with twice the --erasesize; ");
+	} else if (s->un[fc] == 1)
+		out->conf = CONF_HIGH;
+	else if (last_hold < 0)
+		out->conf = CONF_LOW;	/* nothing measured below the collapse */
+	else if (held == s->un[fc] - 1 && !unclear_between)
+		out->conf = CONF_HIGH;
+	else if (held == s->un[fc] - 1 || unclear_between)
+		out->conf = CONF_MEDIUM;
+	else
+		out->conf = CONF_LOW;	/* untested gap between held and collapsed */
+}
+
+static void describe_collapse(const struct series *s, int fc, int relative,
+			      struct count_estimate *out)
+{
+	char a[FMT_BUF], b[FMT_BUF];
+	const struct run_look *l = &s->looks[fc];
+	if (fc == relative)
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
+			s->un[fc], s->un[fc - 1]);
+	else
+		appendf(out->evidence, sizeof(out->evidence),
+			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
+			s->un[fc], fmt_size(a, l->at),
+			fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
+}
+
+/* all collapsed, yet a larger N is clearly slower: a second limit */
+static void note_second_limit(const struct series *s, int fc, uint64_t pagesize_hint,
+			      struct count_estimate *out)
+{
+	for (int i = fc + 1; i < s->m && out->n == 0; i++) {
+		double g = median_rate_ratio(s->first_run[i], s->first_run[fc], pagesize_hint,
+					     s->first_run[fc]->erasesize / 2);
+		if (s->uv[i] == RUN_COLLAPSED && g >= 1.5) {
+			appendf(out->evidence, sizeof(out->evidence),
+				"; N=%lld is %.1fx slower than N=%lld", s->un[i], g, s->un[i - 1]);
+			if (out->conf > CONF_MEDIUM)
+				out->conf = CONF_MEDIUM;
+			break;
+		}
+	}
+}
+
+static void count_from_collapse(const struct series *s, int fc, int relative,
+				uint64_t pagesize_hint, struct count_estimate *out)
+{
+	bool holds_above = false;
+	for (int i = fc + 1; i < s->m; i++)
+		holds_above |= s->uv[i] == RUN_HOLDS;
+	count_below_collapse(s, fc, out);
+	describe_collapse(s, fc, relative, out);
+	if (holds_above) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
+	}
+	note_second_limit(s, fc, pagesize_hint, out);
+}
+
+/* throughput that drops clearly between two holding runs */
+static void note_slowdown_between_holds(const struct series *s, uint64_t pagesize_hint,
+					struct count_estimate *out)
+{
+	for (int i = 1; i < s->m; i++) {
+		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS)
+			continue;
+		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
+					     s->first_run[i - 1]->erasesize / 2);
+		if (g >= 1.25) {
+			appendf(out->evidence, sizeof(out->evidence),
+				"; small writes %.0f%% slower from N=%lld to N=%lld", 100 * (1 - 1 / g),
+				s->un[i - 1], s->un[i]);
+			break;
+		}
+	}
+}
+
+void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
+			    uint64_t pagesize_hint, struct count_estimate *out)
+{
+	struct series s;
+	memset(out, 0, sizeof(*out));
+	gather_runs(runs, nrs, nruns, pagesize_hint, &s);
+	if (s.m == 0) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
+		return;
+	}
+	int relative = mark_relative_collapses(&s, pagesize_hint);
+	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", s.un, s.uv, s.m, RUN_HOLDS);
+	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", s.un, s.uv, s.m,
+		 RUN_COLLAPSED);
+	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", s.un, s.uv, s.m, RUN_UNCLEAR);
+	int fc = first_collapse(&s);
+	if (fc < 0) {
+		count_without_collapse(&s, out);
+		if (out->n == 0)
+			return;	/* no clear run */
+	} else {
+		count_from_collapse(&s, fc, relative, pagesize_hint, out);
+	}
+	note_slowdown_between_holds(&s, pagesize_hint, out);
+}
+
+/* ---------- --find-fat ---------- */
+
+/* Rows for small writes (<= E/8) with every column measured. */
+static int small_fat_rows(const struct rate_result *r, uint64_t e, int ncols, const struct rate_row **out)
+{
+	int n = 0;
+	for (int i = 0; i < r->nrows && n < 64; i++) {
+		const struct rate_row *row = &r->rows[i];
+		bool bad = row->blocksize > e / 8;
+		for (int c = 0; c < ncols && !bad; c++)
+			bad = row->failed[c] || !(row->rate[c] > 0) || !isfinite(row->rate[c]);
+		if (!bad)
+			out[n++] = row;
+	}
+	return n;
+}
+
+/*
+ * Leading k columns against the rest: the share of small-write rows where
+ * each of the first k is faster than every later one, and how much faster
+ * than the typical later one (median over rows).
+ */
+static double fat_split(const struct rate_row *const *rows, int n, int ncols, int k, double *speedup)
+{
+	int wins = 0;
+	double ratio[64];
+	for (int i = 0; i < n; i++) {
+		double lead = rows[i]->rate[0], rest_max = 0, rest[RATE_MAX_COLS];
+		for (int c = 1; c < k; c++)
+			lead = fmin(lead, rows[i]->rate[c]);
+		for (int c = k; c < ncols; c++) {
+			rest[c - k] = rows[i]->rate[c];
+			rest_max = fmax(rest_max, rows[i]->rate[c]);
+		}
+		wins += lead >= 1.05 * rest_max;
+		ratio[i] = lead / median(rest, ncols - k);
+	}
+	*speedup = median(ratio, n);
+	return (double)wins / n;
+}
+
+void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!r || r->nrows < 1) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --find-fat rows");
+		return;
+	}
+	uint64_t e = r->erasesize ? r->erasesize : r->rows[0].blocksize;
+	int ncols = RATE_MAX_COLS;
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].ncols < ncols)
+			ncols = r->rows[i].ncols;
+	const struct rate_row *rows[64];
+	int n = small_fat_rows(r, e, ncols, rows);
+	char a[FMT_BUF];
+	if (n < 2 || ncols < 3) {
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "too few small-write rows (%d) or columns (%d)", n, ncols);
+		return;
+	}
+	int best_k = 0;
+	double best_share = 0, best_speedup = 0;
+	for (int k = 1; k <= ncols / 2; k++) {
+		double speedup, share = fat_split(rows, n, ncols, k, &speedup);
+		if (share > best_share) {
+			best_share = share;
+			best_speedup = speedup;
+			best_k = k;
+		}
+	}
+	if (best_share >= 0.7 && best_speedup >= 1.15) {
+		out->aus = best_k;
+		out->bytes = (uint64_t)best_k * e;
+		out->conf = best_share >= 0.85 && best_speedup >= 1.5 ? CONF_HIGH :
+			    best_share >= 0.7 && best_speedup >= 1.25 ? CONF_MEDIUM : CONF_LOW;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "first %d column%s %.1fx the rest, faster in %d of %d rows for writes <= %s",
+			 best_k, best_k > 1 ? "s" : "", best_speedup, (int)lround(best_share * n), n,
+			 fmt_size(a, e / 8));
+		return;
+	}
+	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
+	if (best_share >= 0.5)
+		out->conf = CONF_LOW;
+	snprintf(out->evidence, sizeof(out->evidence),
+		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns)",
+		 fmt_size(a, e / 8), n, ncols);
+}

@@ -1,0 +1,436 @@
+/* --auto's report: the verdicts, advice and raw tables as text, JSON and a chart. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto/auto_state.h"
+#include "identity/identity.h"
+#include "lib/msg.h"
+#include "report/report.h"
+#include "cmd/run.h"
+#include "safety/safety.h"
+#include "lib/units.h"
+
+/* "1st", "2nd", "3rd", "4th", "11th", "21st" */
+static const char *ordinal(char *buf, size_t n, int k)
+{
+	const char *suffix = "th";
+
+	if (k % 100 < 11 || k % 100 > 13)
+		suffix = k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+	snprintf(buf, n, "%d%s", k, suffix);
+	return buf;
+}
+
+/* How many times slower `worse` writes than `good` at the smallest block size both measured. */
+static double slowdown(const struct au_run *good, const struct au_run *worse)
+{
+	double ratio = 0;
+
+	if (!good || !worse)
+		return 0;
+	for (int i = 0; i < good->r.nrows; i++) {
+		uint64_t bs = good->r.rows[i].blocksize;
+		double g = rate_at(&good->r, bs), w = rate_at(&worse->r, bs);
+
+		if (g > 0 && w > 0)
+			ratio = g / w;	/* rows go down in size: the last match is the smallest */
+	}
+	return ratio;
+}
+
+/* The first run above n (same mode) that collapsed. */
+static const struct au_run *first_collapse_above(const struct autostate *s, int n, bool random)
+{
+	for (int k = n + 1; k <= OPEN_AU_MAX_NR; k++) {
+		const struct au_run *r = find_run(s, k, random);
+
+		if (r && r->verdict == RUN_COLLAPSED)
+			return r;
+	}
+	return NULL;
+}
+
+/* "Writing to 8 places at once is fine; a 9th makes the card copy whole blocks (5.3x slower)." */
+static void say_open_limit(FILE *f, const struct autostate *s, const struct count_estimate *c,
+			   bool random)
+{
+	const char *how = random ? "Writing out of order" : "Writing";
+	char nth[16];
+
+	if (c->conf == CONF_NONE || (c->n == 0 && !random))
+		return;
+	if (c->at_least) {
+		fprintf(f, "  %s to %d place%s at once is fine (no limit found up to %d).\n", how, c->n,
+			c->n == 1 ? "" : "s", c->n);
+		return;
+	}
+	if (random && c->n == 0) {
+		double x = slowdown(find_run(s, 1, false), find_run(s, 1, true));
+
+		fprintf(f, "  Writing out of order is slow even in one place at a time");
+		if (x >= 1.05)
+			fprintf(f, " (%.1fx slower than in order)", x);
+		fprintf(f, ".\n");
+		return;
+	}
+	const struct au_run *worse = first_collapse_above(s, c->n, random);
+	double x = slowdown(find_run(s, c->n, random), worse);
+
+	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
+		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
+	if (x >= 1.05)
+		fprintf(f, " (%.*fx slower)", x < 10 ? 1 : 0, x);
+	fprintf(f, ".\n");
+}
+
+/* The verdict in plain words; the numbers and their confidence follow. */
+static void print_summary(FILE *f, const struct autostate *s)
+{
+	char e[FMT_BUF], p[FMT_BUF], bs[FMT_BUF];
+
+	if (s->erase.bytes)
+		fprintf(f, "  Erase blocks are %s", fmt_size(e, s->erase.bytes));
+	else
+		fprintf(f, "  The erase block size did not show");
+	if (s->page.bytes)
+		fprintf(f, "; pages are %s.\n", fmt_size(p, s->page.bytes));
+	else
+		fprintf(f, "; the page size did not show.\n");
+	if (!s->page.bytes) {
+		unsigned int least = s->d->lbs > 512 ? s->d->lbs : 512;
+
+		fmt_size(bs, s->align.blocksize);
+		if (s->align.blocksize > least)
+			fprintf(f, "  A page of %s or less cannot show with -a --blocksize=%s; to look for it:\n"
+				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
+				s->o->device_name ? s->o->device_name : s->d->path);
+		else
+			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
+				"  or the card hides them.\n", bs);
+	}
+	if (s->have_lin)
+		say_open_limit(f, s, &s->lin, false);
+	if (s->have_rnd)
+		say_open_limit(f, s, &s->rnd, true);
+	if (s->map_unit)
+		fprintf(f, "  Random writes keep up with linear ones from %s up (a %s mapping unit).\n",
+			fmt_size(e, s->map_unit), fmt_size(p, s->map_unit));
+	if (s->have_fat && s->fatest.aus > 0)
+		fprintf(f, "  The first %s (%d erase block%s) take small writes faster: a FAT area.\n",
+			fmt_size(e, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
+	fputc('\n', f);
+}
+
+
+static void print_size_estimate(FILE *f, const char *what, const struct size_estimate *e,
+				bool verbose)
+{
+	char b[128];
+
+	fprintf(f, "  %-22s %s\n", what, text_size_estimate(b, sizeof b, e));
+	if (verbose && e->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", e->evidence);
+}
+
+static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c,
+				 bool verbose)
+{
+	if (c->n > 0 || c->conf > CONF_NONE)
+		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
+			confidence_name(c->conf));
+	else
+		fprintf(f, "  %-22s unknown\n", what);
+	if (verbose && c->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", c->evidence);
+}
+
+static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbose)
+{
+	char b[FMT_BUF];
+
+	if (e->aus > 0)
+		fprintf(f, "  %-22s %d erase block%s, %s at the start (%s confidence)\n", "FAT-optimised area",
+			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), confidence_name(e->conf));
+	else if (e->conf == CONF_NONE)
+		fprintf(f, "  %-22s unknown\n", "FAT-optimised area");
+	else
+		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
+	if (verbose && e->evidence[0])
+		fprintf(f, "  %-22s   %s\n", "", e->evidence);
+}
+
+static void print_raw(FILE *f, const struct autostate *s)
+{
+	char b[FMT_BUF], e[FMT_BUF];
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+
+	fprintf(f, "\nRaw data\n");
+	fprintf(f, "$ flashbench -a %s --blocksize=%" PRIu64 " --count=%lld", dev, s->align.blocksize,
+		s->align.count);
+	if (s->nalign > 1)
+		fprintf(f, "   # median of %d runs", s->nalign);
+	fputc('\n', f);
+	text_align(f, &s->align);
+	if (s->have_fat) {
+		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s%s\n", dev,
+			fmt_size(e, s->fat.erasesize), fmt_size(b, s->fat.blocksize), s->fat.nr,
+			s->fat.random ? " --random" : "",
+			s->fat_stopped_early ? "   # stopped once settled" : "");
+		text_rates(f, &s->fat);
+	}
+	/* linear runs, then random ones, each by ascending N (not in search order) */
+	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
+		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+		if (!r)
+			continue;
+		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
+			dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
+			r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict),
+			r->stopped_early ? ", stopped once clear" : r->cut_by_cap ? ", cut by --max-write" : "");
+		text_rates(f, &r->r);
+	}
+}
+
+/* Low confidence or unknown: say how a second run can settle it. */
+static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev)
+{
+	bool unsure = s->erase.conf <= CONF_LOW || s->page.conf <= CONF_LOW ||
+		      (s->have_lin && s->lin.conf <= CONF_LOW) ||
+		      (s->have_rnd && s->rnd.conf <= CONF_LOW);
+	if (!unsure)
+		return;
+	fprintf(f, "  %-22s low-confidence or unknown answers may settle on a second run on a\n"
+		"  %-22s quiet host (no other I/O; a card slot rather than a USB reader):\n"
+		"  %-22s flashbench --auto%s %s\n", "rerun", "", "",
+		s->o->destructive ? " --destructive" : "", dev);
+}
+
+/* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
+static void print_command(FILE *f, const struct autostate *s)
+{
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	char cmd[1024], b[FMT_BUF];
+
+	if (report_command_line(cmd, sizeof(cmd)))
+		fprintf(f, "$ %s\n", cmd);
+	else
+		fprintf(f, "$ flashbench --auto%s %s\n", s->o->destructive ? " --destructive" : "", dev);
+	if (s->have_cap && s->cap.verdict != CAP_GENUINE)
+		capacity_headline(f, s);	/* a fake card first: every number below is measured on it */
+	if (s->d->bytes_written)
+		fprintf(f, "Wrote %s (%" PRIu64 " bytes) to %s.\n", fmt_size(b, s->d->bytes_written),
+			s->d->bytes_written, dev);
+	else
+		fprintf(f, "Wrote nothing to %s: only read it.\n", dev);
+}
+
+void print_text(FILE *f, const struct autostate *s)
+{
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	char b[FMT_BUF], t[FMT_BUF];
+	struct advice a;
+
+	bool v = s->o->verbose;
+
+	print_command(f, s);
+	fprintf(f, "\nDevice\n");
+	identity_print(f, s->id);
+
+	fprintf(f, "\nVerdict\n");
+	if (s->have_cap && s->cap.verdict == CAP_GENUINE)
+		capacity_headline(f, s);
+	print_summary(f, s);
+	print_size_estimate(f, "erase block size", &s->erase, v);
+	print_size_estimate(f, "page size", &s->page, v);
+	if (s->o->destructive) {
+		if (s->have_lin)
+			print_count_estimate(f, "open erase blocks", &s->lin, v);
+		if (s->have_rnd)
+			print_count_estimate(f, "open, random writes", &s->rnd, v);
+		if (s->have_fat)
+			print_fat_estimate(f, &s->fatest, v);
+		else if (s->have_lin)
+			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
+				s->cap_hit ? " (--max-write reached)" : "");
+		fprintf(f, "  %-22s %s", "written", fmt_size(b, s->d->bytes_written));
+		fprintf(f, " in %s of device time, erase size %s from %s", fmt_time(t, s->write_ns),
+			fmt_size(b, s->erasesize), s->erase_source ? s->erase_source : "-");
+		fprintf(f, "%s\n", s->cap_hit ? "; --max-write reached" : "");
+	}
+	fprintf(f, "  %-22s %d run%s of -a, %s of device time\n", "alignment", s->nalign,
+		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
+	print_rerun_hint(f, s, dev);
+
+	make_advice(s, &a);
+	print_advice(f, s, &a);
+	if (!s->o->destructive)
+		fprintf(f, "\nNothing was written. To find the open erase blocks and the FAT area\n"
+			"(this OVERWRITES data on %s):\n  flashbench --auto --destructive %s\n", dev, dev);
+	print_raw(f, s);
+	if (s->status == 1)
+		fprintf(f, "\nSome I/O failed: the results above are incomplete.\n");
+	else if (s->stop)
+		fprintf(f, "\nInterrupted: the results above are incomplete.\n");
+}
+
+/* ------------------------------------------------------------ JSON report */
+
+/* Where a size came from, as an enum value: "measured", "sysfs_preferred_erase_size", "default" */
+const char *source_id(const char *source)
+{
+	if (!source)
+		return NULL;
+	if (strstr(source, "sysfs"))
+		return "sysfs_preferred_erase_size";
+	return strstr(source, "default") ? "default" : "measured";
+}
+
+
+static void json_write_phase(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "write_phase");
+	jw_uint(w, "erasesize_bytes", s->erasesize);
+	jw_string(w, "erasesize_source", source_id(s->erase_source));
+	jw_uint(w, "open_au_offset_bytes", s->open_offset);
+	jw_array_begin(w, "open_au_runs");
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		jw_object_begin(w, NULL);
+		jw_int(w, "nr", r->nr);
+		jw_bool(w, "random", r->random);
+		jw_string(w, "verdict", collapse_name(r->verdict));
+		jw_bool(w, "stopped_early", r->stopped_early);
+		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
+		json_rates(w, "result", &r->r);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	if (s->have_fat)
+		json_rates(w, "find_fat", &s->fat);
+	jw_object_end(w);
+}
+
+/* Every measurement of the run folded into one status (what json_status prints). */
+static void overall_status(const struct autostate *s, struct run_status *st)
+{
+	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + 1];
+	int n = 0;
+
+	for (int i = 0; i < s->nalign; i++)
+		parts[n++] = &s->align_runs[i].st;
+	if (s->have_fat)
+		parts[n++] = &s->fat.st;
+	for (int i = 0; i < s->nruns; i++)
+		parts[n++] = &s->runs[i].r.st;
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < n; i++) {
+		if (parts[i]->nfailures && !st->nfailures)
+			st->first_failure = parts[i]->first_failure;
+		st->nfailures += parts[i]->nfailures;
+		st->interrupted |= parts[i]->interrupted;
+		st->partial |= parts[i]->partial;
+	}
+	st->bytes_written = s->d->bytes_written;
+	st->device_ns = s->d->device_ns;
+}
+
+static void json_cost(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "cost");
+	jw_uint(w, "written_bytes", s->d->bytes_written);
+	jw_uint(w, "read_bytes", s->d->bytes_read);
+	jw_int(w, "device_time_ns", s->d->device_ns);
+	jw_int(w, "align_device_time_ns", s->align_ns);
+	jw_int(w, "write_device_time_ns", s->write_ns);
+	if (s->o->destructive) {
+		jw_uint(w, "max_write_bytes", s->max_write);
+		jw_bool(w, "max_write_reached", s->cap_hit);
+	}
+	jw_object_end(w);
+}
+
+void print_json(FILE *f, const struct autostate *s)
+{
+	struct jw w;
+	struct run_status st;
+	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+
+	jw_init(&w, f);
+	jw_object_begin(&w, NULL);
+	json_envelope(&w, "auto");
+	json_device(&w, s->d, dev);
+	identity_json(&w, "identity", s->id);
+	if (s->have_cap)
+		capacity_json(&w, "capacity", &s->cap);
+
+	jw_object_begin(&w, "verdict");
+	json_size_estimate(&w, "erase_size", &s->erase);
+	json_size_estimate(&w, "page_size", &s->page);
+	if (s->have_lin)
+		json_count_estimate(&w, "open_au_linear", &s->lin);
+	if (s->have_rnd)
+		json_count_estimate(&w, "open_au_random", &s->rnd);
+	if (s->have_fat)
+		json_fat_estimate(&w, "fat_area", &s->fatest);
+	jw_object_end(&w);
+	json_advice(&w, s);
+
+	jw_object_begin(&w, "auto");
+	jw_bool(&w, "destructive", s->o->destructive);
+	jw_int(&w, "align_runs", s->nalign);
+	json_align(&w, "align", &s->align);
+	if (s->o->destructive) {
+		json_write_phase(&w, s);
+	} else {
+		char next[512];
+		snprintf(next, sizeof(next), "flashbench --auto --destructive %s", dev);
+		jw_string(&w, "to_measure_writes", next);	/* overwrites data on the device */
+	}
+	json_cost(&w, s);
+	jw_object_end(&w);
+
+	overall_status(s, &st);
+	json_status(&w, &st);
+	jw_object_end(&w);
+	jw_finish(&w);
+}
+
+/* --plot: the --open-au runs, linear then random, each by ascending N */
+void plot_runs(FILE *f, const struct autostate *s)
+{
+	struct svg_run runs[MAX_AU_RUNS];
+	int n = 0;
+
+	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1) && n < MAX_AU_RUNS; k++) {
+		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+
+		if (r && r->r.nrows > 0)
+			runs[n++] = (struct svg_run){ &r->r, r->nr, r->random, r->verdict == RUN_COLLAPSED };
+	}
+	struct report_verdict v = { 0 };
+
+	analyze_align(&s->align, &v.erase, &v.page);	/* the chart marks -a's own reading */
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n);
+}
+
+void report_failure(const struct autostate *s)
+{
+	struct run_status st;
+
+	overall_status(s, &st);
+	if (!st.nfailures)
+		return;
+	const struct vm_failure *f = &st.first_failure;
+	const char *op = f->op == VM_READ ? "read" : f->op == VM_DISCARD ? "discard" : "write";
+	char all[64] = "";
+
+	if (st.nfailures > 1)
+		snprintf(all, sizeof all, " (%d failed I/Os in all)", st.nfailures);
+	warnx_fb("%s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s%s",
+		 s->o->device_name ? s->o->device_name : s->d->path, op, f->off, f->len,
+		 strerror(f->err), all);
+}
+

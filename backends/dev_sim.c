@@ -1,0 +1,89 @@
+/* The sim: backend: a simulated card (sim/sim.c) behind struct dev. */
+#include "dev.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+/* A sim: card keeps data only while sim_data_enable()d; else buffers stay as they are. */
+static void data_copy(struct sim *s, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	struct sim_store *st = sim_data(s);
+	if (st && write)
+		sim_store_write(st, off, buf, len);
+	else if (st)
+		sim_store_read(st, off, buf, len);
+}
+
+/* The card's virtual clock times it: no wall clock involved. */
+static int sim_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
+			int64_t *ns)
+{
+	int r = write ? sim_write(d->sim, off, len, ns) : sim_read(d->sim, off, len, ns);
+	if (r == 0)
+		data_copy(d->sim, buf, len, off, write);
+	return r;
+}
+
+static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
+{
+	return sim_discard(d->sim, off, len, ns);
+}
+
+static int sim_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	if (!write)
+		memset(buf, 0, len);	/* unless its data is kept */
+	data_copy(d->sim, buf, len, off, write);
+	return 0;
+}
+
+/* It stores no data unless asked to (--capacity): nothing to preserve. */
+static bool sim_stores_data(const struct dev *d)
+{
+	(void)d;
+	return false;
+}
+
+static int sim_keep_data(struct dev *d, bool on)
+{
+	return sim_data_enable(d->sim, on);
+}
+
+/* The specification names the card: that is all there is to tell it by. */
+static void sim_name(const struct dev *d, char *out, size_t n)
+{
+	snprintf(out, n, "%s", d->path);
+}
+
+static void sim_close(struct dev *d)
+{
+	sim_destroy(d->sim);
+	d->sim = NULL;
+}
+
+const struct dev_ops dev_sim_ops = {
+	.kind = "simulated",
+	.simulated = true,
+	.transfer = sim_transfer,
+	.discard = sim_discard_range,
+	.copy = sim_copy,
+	.stores_data = sim_stores_data,
+	.keep_data = sim_keep_data,
+	.identity = sim_name,
+	.canonical_name = sim_name,
+	.close = sim_close,
+};
+
+int dev_sim_open(struct dev *d, const char *path, char *err, size_t errlen)
+{
+	d->sim = sim_create(path + 4, err, errlen);
+	if (!d->sim)
+		return -EINVAL;
+	d->ops = &dev_sim_ops;
+	d->size = sim_size(d->sim);
+	d->lbs = d->pbs = sim_block_size(d->sim);
+	return 0;
+}

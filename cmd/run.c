@@ -1,0 +1,570 @@
+/*
+ * One run of flashbench on a device, after the command line is parsed: the
+ * device opened and checked, the outputs opened, each test measured, its
+ * verdict computed, and the results handed to the renderers.
+ */
+#include "cmd/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "auto/auto.h"
+#include "checks/capacity.h"
+#include "dev.h"
+#include "identity/identity.h"
+#include "lib/progress.h"
+#include "safety/safety.h"
+#include "lib/msg.h"
+#include "lib/units.h"
+
+const enum action original_order[NORIGINAL] = {
+	ACT_SCATTER, ACT_FIND_FAT, ACT_ALIGN, ACT_OPEN_AU, ACT_INTERVAL, ACT_PROGRAM,
+};
+
+const struct options *options_parsed;
+
+/* "flashbench: message" on stderr; with --json also a document on stdout. */
+void __attribute__((noreturn)) fail_with(int status, const char *msg)
+{
+	warnx_fb("%s", msg);
+	if (json_requested())
+		json_error_document(stdout, options_parsed ? options_parsed->action_opt : NULL,
+				    options_parsed ? options_parsed->device : NULL, msg);
+	exit(status);
+}
+
+void usage_error(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fail_with(EXIT_USAGE, msg);
+}
+
+void report_verdict_compute(const struct report *rep, struct report_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	if (rep->align)
+		analyze_align(rep->align, &v->erase, &v->page);
+	else if (rep->rates && rep->test && strcmp(rep->test, "find-fat") == 0)
+		analyze_find_fat(rep->rates, &v->fat);
+	else if (rep->rates)
+		v->collapse = analyze_open_au_run(rep->rates, 0);
+}
+
+void json_device(struct jw *w, const struct dev *d, const char *name)
+{
+	struct dev_facts f;
+
+	if (d)
+		dev_facts_fill(&f, d);
+	json_device_facts(w, d ? &f : NULL, name);
+}
+
+static bool test_writes(const struct options *o, enum action a)
+{
+	switch (a) {
+	case ACT_OPEN_AU:
+	case ACT_FIND_FAT:
+	case ACT_PROGRAM:
+	case ACT_DISCARD:
+	case ACT_RESTORE:
+	case ACT_CAPACITY:
+		return true;
+	case ACT_AUTO:
+		return o->destructive;
+	default:
+		return false;
+	}
+}
+
+bool action_writes(const struct options *o)
+{
+	for (int i = 0; i < NORIGINAL; i++)
+		if ((o->tests & 1u << original_order[i]) && test_writes(o, original_order[i]))
+			return true;
+	return test_writes(o, o->action);
+}
+
+/* Access denied: say that it needs root (dev_open names the kind of file). */
+static void explain_open_error(const char *path, int e, char *err, size_t n)
+{
+	struct stat st;
+
+	if (strncmp(path, "sim:", 4) == 0 || stat(path, &st) < 0)
+		return;
+	if ((e == EACCES || e == EPERM) && geteuid() != 0)
+		snprintf(err, n, "%s: %s (cards need root: try sudo)", path, strerror(e));
+}
+
+static void open_device(struct dev *d, const struct options *o)
+{
+	char err[512];
+	bool writes = action_writes(o);
+
+	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
+		fail_with(1, err);
+	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
+	if (r == -EBUSY && writes) {
+		safety_explain_busy(o->device, err, sizeof err);
+		fail_with(1, err);
+	}
+	if (r < 0) {
+		explain_open_error(o->device, -r, err, sizeof err);
+		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+	}
+	if (d->blockdev && d->size == 0) {
+		dev_close(d);
+		snprintf(err, sizeof err, "%s: size 0: no medium (an unattached loop device, or a card "
+			 "reader without a card?)", o->device);
+		fail_with(1, err);
+	}
+}
+
+/* Device-dependent validation of test a: still before any I/O. */
+static void check_test(const struct dev *d, const struct options *o, enum action a)
+{
+	char err[512];
+	int r = 0;
+
+	switch (a) {
+	case ACT_ALIGN: r = align_check(d, &o->p, err, sizeof err); break;
+	case ACT_OPEN_AU: r = open_au_check(d, &o->p, err, sizeof err); break;
+	case ACT_FIND_FAT: r = find_fat_check(d, &o->p, err, sizeof err); break;
+	case ACT_SCATTER: r = scatter_check(d, &o->p, err, sizeof err); break;
+	case ACT_INTERVAL: r = interval_check(d, &o->p, err, sizeof err); break;
+	case ACT_PROGRAM: r = program_check(d, &o->p, err, sizeof err); break;
+	case ACT_DISCARD:
+		if (o->discard_off % d->lbs || o->discard_len % d->lbs)
+			snprintf(err, sizeof err, "--discard=%" PRIu64 ":%" PRIu64
+				 ": not a multiple of the logical block size (%u)",
+				 o->discard_off, o->discard_len, d->lbs), r = -1;
+		else if (o->discard_off > d->size || o->discard_len > d->size - o->discard_off)
+			snprintf(err, sizeof err, "--discard=%" PRIu64 ":%" PRIu64
+				 ": beyond the end of %s (%" PRIu64 " bytes)",
+				 o->discard_off, o->discard_len, d->path, d->size), r = -1;
+		break;
+	default:
+		break;
+	}
+	if (r < 0)
+		usage_error("%s", err);
+}
+
+static void check_against_device(const struct dev *d, const struct options *o)
+{
+	if (!o->tests)
+		check_test(d, o, o->action);
+	for (int i = 0; i < NORIGINAL; i++)
+		if (o->tests & 1u << original_order[i])
+			check_test(d, o, original_order[i]);
+}
+
+static int write_spans(const struct dev *d, const struct options *o, struct span *s, int max)
+{
+	switch (o->action) {
+	case ACT_OPEN_AU: return open_au_spans(d, &o->p, s, max);
+	case ACT_FIND_FAT: return find_fat_spans(d, &o->p, s, max);
+	case ACT_PROGRAM: return program_spans(d, &o->p, s, max);
+	case ACT_DISCARD:
+		s[0] = (struct span){ o->discard_off, o->discard_len };
+		return 1;
+	default: return 0;
+	}
+}
+
+/* Where results go; opened before any I/O so a bad path costs the card nothing. */
+struct outputs {
+	FILE *out;
+	FILE *plot;	/* NULL without --plot */
+	bool created_out, created_plot;	/* by us: removed again if the run is refused */
+	bool begun;			/* emptied for this run: several tests append */
+};
+
+/*
+ * Opened without truncating: a run refused after this (a --backup that
+ * exists, say) leaves an existing file as it was; output_begin() empties it.
+ */
+static FILE *open_output(const char *path, bool *created)
+{
+	int fd;
+
+	*created = false;
+	if (!path || strcmp(path, "-") == 0)	/* -o -: standard output, as the original */
+		return stdout;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		*created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		char msg[1024];
+
+		snprintf(msg, sizeof msg, "%s: cannot open the output file: %s", path, strerror(errno));
+		fail_with(1, msg);
+	}
+	return f;
+}
+
+/* All checks passed, the first device write is next: now the outputs are emptied. */
+static void output_begin(FILE *f, const char *path)
+{
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0 || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	if (ftruncate(fileno(f), 0) < 0) {
+		warnx_fb("%s: %s", path, strerror(errno));
+		exit(1);
+	}
+}
+
+/* Once per run, before the first device write: a second test appends to the first's rows. */
+static void outputs_begin(struct outputs *dst, const struct options *o)
+{
+	if (dst->begun)
+		return;
+	dst->begun = true;
+	output_begin(dst->out, o->out);
+	if (dst->plot)
+		output_begin(dst->plot, o->plot);
+}
+
+/* The run was refused: files it created go again, existing ones were not touched. */
+static void outputs_abandon(const struct outputs *dst, const struct options *o)
+{
+	if (dst->created_out)
+		unlink(o->out);
+	if (dst->created_plot)
+		unlink(o->plot);
+}
+
+/*
+ * Every output is a write path: -o, --plot, --backup and the standard
+ * streams must not be the device under test or anything it rests on.
+ */
+void check_outputs(const struct options *o)
+{
+	const char *paths[] = { o->out, o->plot, o->backup };
+	const char *names[] = { "out", "plot", "backup" };
+	char what[PATH_MAX + 32], err[PATH_MAX * 2 + 128];
+	struct stat st, other;
+
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || stat(paths[i], &st) < 0)
+			continue;
+		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
+		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+			usage_error("%s", err);
+		for (int j = 0; j < i; j++)
+			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
+			    other.st_ino == st.st_ino)
+				usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
+	}
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < i; j++)
+			if (paths[i] && paths[j] && strcmp(paths[i], paths[j]) == 0)
+				usage_error("--%s=%s: the same file as --%s", names[i], paths[i], names[j]);
+	for (int fd = 1; fd <= 2; fd++) {
+		const char *name = fd == 1 ? "standard output" : "standard error";
+		if (fstat(fd, &st) < 0 || safety_check_output(name, &st, o->device, err, sizeof err) == 0)
+			continue;
+		if (fd == 2)	/* not one byte more onto it: the message goes nowhere */
+			_exit(EXIT_USAGE);
+		usage_error("%s", err);
+	}
+}
+
+static bool stdout_failed;	/* reported already: the exit check stays quiet */
+
+static int close_output(FILE *f, const char *path)
+{
+	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
+		warnx_fb("%s: %s", path ? path : "standard output",
+			strerror(errno ? errno : EIO));
+		if (f == stdout)
+			stdout_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Every path ends here: output that never reached stdout (a full disk, --help >/dev/full) fails. */
+void check_stdout_at_exit(void)
+{
+	if (stdout_failed)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		warnx_fb("standard output: %s", strerror(errno ? errno : EIO));
+		_exit(1);
+	}
+}
+
+struct results {
+	struct align_result align;
+	struct rate_result rates;
+	struct scatter_result scatter;
+	struct interval_result interval;
+	struct program_result program;
+	struct discard_result discard;
+};
+
+/* Text rows go out as they are measured, with the progress line out of the way. */
+struct row_stream {
+	FILE *f;
+	const struct report *rep;
+	int printed;
+};
+
+static void stream_rows(void *arg)
+{
+	struct row_stream *rs = arg;
+
+	progress_clear();
+	rs->printed = text_rows_from(rs->f, rs->rep, rs->printed);
+	fflush(rs->f);
+	progress_redraw();
+}
+
+static void measure(struct dev *d, const struct options *o, struct results *res, struct report *rep,
+		    struct row_stream *rs)
+{
+	struct params p = o->p;
+
+	if (rs) {
+		p.row_done = stream_rows;
+		p.row_done_arg = rs;
+	}
+	switch (o->action) {
+	case ACT_ALIGN:
+		rep->align = &res->align;
+		rep->test = "align";
+		measure_align(d, &p, &res->align);
+		break;
+	case ACT_OPEN_AU:
+		rep->rates = &res->rates;
+		rep->test = "open-au";
+		measure_open_au(d, &p, &res->rates);
+		break;
+	case ACT_FIND_FAT:
+		rep->rates = &res->rates;
+		rep->test = "find-fat";
+		measure_find_fat(d, &p, &res->rates);
+		break;
+	case ACT_SCATTER:
+		rep->scatter = &res->scatter;
+		rep->test = "scatter";
+		measure_scatter(d, &p, &res->scatter);
+		break;
+	case ACT_INTERVAL:
+		rep->interval = &res->interval;
+		rep->test = "interval";
+		measure_interval(d, &p, &res->interval);
+		break;
+	case ACT_PROGRAM:
+		rep->program = &res->program;
+		rep->test = "program";
+		measure_program(d, &p, &res->program);
+		break;
+	case ACT_DISCARD:
+		rep->discard = &res->discard;
+		rep->test = "discard";
+		measure_discard(d, &p, o->discard_off, o->discard_len, &res->discard);
+		break;
+	default:
+		break;
+	}
+}
+
+static void free_results(struct results *res)
+{
+	align_result_free(&res->align);
+	rate_result_free(&res->rates);
+	scatter_result_free(&res->scatter);
+	interval_result_free(&res->interval);
+	program_result_free(&res->program);
+}
+
+
+static void verbose_summary(const struct dev *d)
+{
+	char t[FMT_BUF];
+	warnx_fb("%s: %" PRIu64 " bytes read, %" PRIu64 " written, %" PRIu64
+		 " discarded, device time %s", d->path, d->bytes_read, d->bytes_written,
+		 d->bytes_discarded, fmt_time(t, d->device_ns));
+}
+
+static int output_results(const struct options *o, const struct outputs *dst,
+			  const struct report *rep, int printed)
+{
+	int r = 0;
+
+	if (o->json)
+		json_report(dst->out, rep);
+	else
+		text_report_from(dst->out, rep, printed);
+	if (fflush(dst->out) != 0) {
+		warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		r = -1;
+	}
+	if (dst->plot) {
+		svg_report(dst->plot, rep);
+		if (close_output(dst->plot, o->plot) < 0)
+			r = -1;
+	}
+	text_status(stderr, rep);
+	return r;
+}
+
+static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
+{
+	struct results res;
+	struct dev_facts facts;
+	struct report_verdict verdict;
+	struct report rep = { .device = o->device, .dev = &facts, .params = &o->p };
+	char err[4096];
+	int status = 0;
+	static struct span spans[OPEN_AU_NR_LIMIT];
+	int nspans = write_spans(d, o, spans, OPEN_AU_NR_LIMIT);
+
+	if (o->action == ACT_OPEN_AU && open_au_spacing(d, &o->p) < OPEN_AU_SPACING)
+		warnx_fb("%s: --open-au: erase blocks %u erase sizes apart, "
+			"not the original's %d, which do not fit", d->path,
+			open_au_spacing(d, &o->p), OPEN_AU_SPACING);
+	if (o->verbose && o->action == ACT_PROGRAM)
+		text_program_legend(stderr);
+	if (o->verbose)
+		for (int i = 0; i < nspans; i++)
+			warnx_fb("%s: will overwrite bytes %" PRIu64 " to %" PRIu64, d->path,
+				 spans[i].off, spans[i].off + spans[i].len - 1);
+	if (o->preserve) {
+		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
+			warnx_fb("--preserve: %s", err);
+			outputs_abandon(dst, o);
+			return 1;
+		}
+	}
+	outputs_begin(dst, o);
+	memset(&res, 0, sizeof res);
+	struct row_stream rs = { .f = dst->out, .rep = &rep };
+	measure(d, o, &res, &rep, o->json ? NULL : &rs);
+	dev_facts_fill(&facts, d);
+	report_verdict_compute(&rep, &verdict);
+	rep.verdict = &verdict;
+	struct identity *id = o->json ? identity_probe(d, "/sys") : NULL;
+	rep.identity = id;
+	if (output_results(o, dst, &rep, rs.printed) < 0)
+		status = 1;
+	identity_free(id);
+	const struct run_status *st = report_status(&rep);
+	if (st && st->nfailures)
+		status = 1;
+	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
+		warnx_fb("--preserve: %s", err);
+		status = 1;
+	} else if (o->verbose && o->backup && preserve_backup_removed()) {
+		warnx_fb("--backup=%s: restored and verified, so removed",
+			o->backup);
+	}
+	free_results(&res);
+	int sig = safety_exit_status_for_signal();
+	return sig ? sig : status;
+}
+
+static int run_capacity(struct dev *d, const struct options *o, struct outputs *dst)
+{
+	struct capacity_result r;
+	char err[4096] = "";
+
+	outputs_begin(dst, o);
+	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
+	int status = capacity_exit_status(&r);
+
+	if (rc < 0 && !r.interrupted && r.restored && err[0])
+		warnx_fb("--capacity: %s", err);
+	if (o->json)
+		capacity_json_report(dst->out, d, o->device, &r);
+	else
+		capacity_text(dst->out, &r);
+	if (close_output(dst->out, o->out) < 0)
+		status = 1;
+	if (!r.restored)
+		warnx_fb("--capacity: %s", r.restore_error);
+	int sig = safety_exit_status_for_signal();
+	return sig ? sig : status;
+}
+
+/* One test or several, in the original's order; the first failure ends the run. */
+static int run_original_tests(struct dev *d, struct options *o, struct outputs *dst)
+{
+	int status = 0;
+
+	for (int i = 0; i < NORIGINAL && !status; i++) {
+		if (!(o->tests & 1u << original_order[i]))
+			continue;
+		o->action = original_order[i];
+		status = run_test(d, o, dst);
+	}
+	if (close_output(dst->out, o->out) < 0 && !status)
+		status = 1;
+	return status;
+}
+
+
+/* The device named on the command line: opened, checked, its test(s) run, closed. */
+int run_device(struct options *o)
+{
+	struct dev d;
+
+	open_device(&d, o);
+	check_against_device(&d, o);
+	safety_install_signals();
+	const char *note = dev_simulated(&d) ? NULL : dev_set_realtime();
+	if (o->verbose) {
+		warnx_fb("%s: %" PRIu64 " bytes, logical block size %u%s", d.path, d.size, d.lbs,
+			 dev_simulated(&d) ? " (simulated)" : "");
+		if (note)
+			warnx_fb("%s", note);
+	}
+
+	struct outputs dst = { 0 };
+	dst.out = open_output(o->out, &dst.created_out);
+	dst.plot = o->plot ? open_output(o->plot, &dst.created_plot) : NULL;
+	int status;
+	if (o->action == ACT_AUTO) {
+		o->p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
+		struct auto_opts ao = { .destructive = o->destructive, .json = o->json, .verbose = o->verbose,
+					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot };
+		outputs_begin(&dst, o);
+		status = auto_run(&d, &o->p, &ao, dst.out);
+		if (close_output(dst.out, o->out) < 0 && !status)
+			status = 1;
+		if (dst.plot && close_output(dst.plot, o->plot) < 0 && !status)
+			status = 1;
+	} else if (o->action == ACT_CAPACITY) {
+		status = run_capacity(&d, o, &dst);
+	} else if (!o->tests) {
+		status = run_test(&d, o, &dst);
+		if (close_output(dst.out, o->out) < 0 && !status)
+			status = 1;
+	} else {
+		status = run_original_tests(&d, o, &dst);
+	}
+	if (o->verbose)
+		verbose_summary(&d);
+	dev_close(&d);
+	return status;
+}

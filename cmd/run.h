@@ -1,0 +1,24 @@
+/* Running one test: from the measurement to the verdicts the renderers show. */
+#ifndef FB_RUN_H
+#define FB_RUN_H
+
+#include "measure/measure.h"
+#include "cmd/options.h"
+#include "report/report.h"
+
+/* The analysis of the run rep holds (-a, --find-fat, --open-au), before rendering. */
+void report_verdict_compute(const struct report *rep, struct report_verdict *v);
+
+/* The "device" member of a JSON document for d (NULL: the name only). */
+void json_device(struct jw *w, const struct dev *d, const char *name);
+
+/* The device of o: opened, checked, its test(s) run and reported. Returns the exit status. */
+int run_device(struct options *o);
+/* Would o's action write to the device? */
+bool action_writes(const struct options *o);
+/* Refuses (usage error) outputs that are the device under test or rest on it. */
+void check_outputs(const struct options *o);
+/* atexit: output that never reached stdout (a full disk) fails the run. */
+void check_stdout_at_exit(void);
+
+#endif

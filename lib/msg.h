@@ -1,0 +1,18 @@
+/*
+ * The one way flashbench talks to the user about trouble, in util-linux's
+ * warnx()/errx() style: "flashbench: MESSAGE" on standard error.
+ * Not through here: signal handlers (safety/signals.c, safety/preserve.c) write with
+ * write(2), the only async-signal-safe way, and the renderers and --capacity
+ * -v write their status lines to the stream they are handed.
+ */
+#ifndef FB_MSG_H
+#define FB_MSG_H
+
+#define EXIT_USAGE 2	/* a usage error: nothing was done */
+
+/* "flashbench: MESSAGE\n" on stderr. */
+void warnx_fb(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warnx_fb(), then exit(status). */
+void errx_fb(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+#endif

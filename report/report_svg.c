@@ -1,0 +1,325 @@
+/*
+ * --plot=FILE.svg: a self-contained SVG line chart of the run's data.
+ * One adapter per test here; the chart engine (axes, ticks, series) is in
+ * report/report_svg_draw.c.
+ * Every data point is a <circle> carrying its raw value in data-x/data-y
+ * (base units), so the file is both readable and checkable.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "lib/units.h"
+#include "report/report_svg_internal.h"
+
+/* ---- series storage ---- */
+
+static struct series *series_alloc(struct chart *c, int nseries, int npoints)
+{
+	c->ns = nseries;
+	c->s = calloc(nseries > 0 ? nseries : 1, sizeof(*c->s));
+	if (!c->s)
+		return NULL;
+	for (int i = 0; i < nseries; i++) {
+		c->s[i].x = calloc(npoints > 0 ? npoints : 1, sizeof(double));
+		c->s[i].y = calloc(npoints > 0 ? npoints : 1, sizeof(double));
+		c->s[i].missing = calloc(npoints > 0 ? npoints : 1, sizeof(bool));
+		if (!c->s[i].x || !c->s[i].y || !c->s[i].missing)
+			return NULL;
+	}
+	return c->s;
+}
+
+static void series_free(struct chart *c)
+{
+	for (int i = 0; c->s && i < c->ns; i++) {
+		free(c->s[i].x);
+		free(c->s[i].y);
+		free(c->s[i].missing);
+	}
+	free(c->s);
+	c->s = NULL;
+}
+
+static void series_add(struct series *s, double x, double y, bool missing)
+{
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->missing[s->n] = missing;
+	s->n++;
+}
+
+static const char *device_name(const struct report *rep)
+{
+	if (rep->device)
+		return rep->device;
+	return rep->dev && rep->dev->path ? rep->dev->path : "?";
+}
+
+/* ---- one adapter per test ---- */
+
+static bool is_pow2_size(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static void add_mark(struct chart *c, uint64_t x, const char *what)
+{
+	char sz[FMT_BUF];
+
+	if (!x || c->nmarks >= (int)(sizeof(c->marks) / sizeof(c->marks[0])))
+		return;
+	c->marks[c->nmarks].x = (double)x;
+	snprintf(c->marks[c->nmarks].label, sizeof(c->marks[0].label), "%s %s", what, fmt_size(sz, x));
+	c->nmarks++;
+}
+
+/*
+ * 2^n boundaries form the line; 3*2^n ones are unconnected markers, so the
+ * line does not zigzag and the step reads where it is.
+ */
+static int chart_align(struct chart *c, const struct report *rep)
+{
+	const struct align_result *r = rep->align;
+	char bs[FMT_BUF];
+	int nodd = 0;
+
+	for (int i = 0; i < r->nrows; i++)
+		nodd += !is_pow2_size(r->rows[i].align);
+	snprintf(c->title, sizeof(c->title), "flashbench -a %s", device_name(rep));
+	snprintf(c->subtitle, sizeof(c->subtitle), "extra read time across each boundary "
+		 "(blocksize %s, count %lld)", fmt_size(bs, r->blocksize), r->count);
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "boundary (log scale, a label at every power of two)" };
+	c->y = (struct axis){ .kind = AX_TIME, .title = "diff = on \xe2\x88\x92 (pre + post) / 2" };
+	if (!series_alloc(c, nodd ? 2 : 1, r->nrows))
+		return -1;
+	snprintf(c->s[0].name, sizeof(c->s[0].name), nodd ? "2^n boundaries" : "diff");
+	if (nodd) {
+		snprintf(c->s[1].name, sizeof(c->s[1].name), "3\xc2\xb7" "2^n boundaries");
+		c->s[1].markers_only = true;
+	}
+	/* rows come largest first; draw left to right */
+	for (int i = r->nrows - 1; i >= 0; i--)
+		series_add(&c->s[is_pow2_size(r->rows[i].align) ? 0 : 1], r->rows[i].align,
+			   r->rows[i].diff_ns, r->rows[i].failed);
+	if (rep->verdict) {
+		add_mark(c, rep->verdict->erase.bytes, "erase block");
+		add_mark(c, rep->verdict->page.bytes, "page");
+	}
+	return 0;
+}
+
+static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
+{
+	const struct rate_result *r = rep->rates;
+	bool fat = rep->test && strcmp(rep->test, "find-fat") == 0;
+	int ncols = 0;
+	char es[FMT_BUF];
+
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].ncols > ncols)
+			ncols = r->rows[i].ncols > RATE_MAX_COLS ? RATE_MAX_COLS : r->rows[i].ncols;
+	if (fat)
+		snprintf(c->subtitle, sizeof(c->subtitle), "write rate per block size in each of the "
+			 "first %lld erase blocks of %s", r->nr, fmt_size(es, r->erasesize));
+	else
+		snprintf(c->subtitle, sizeof(c->subtitle), "write rate per block size, %lld open erase "
+			 "blocks of %s, %s", r->nr, fmt_size(es, r->erasesize),
+			 r->random ? "random order" : "linear");
+	snprintf(c->title, sizeof(c->title), "flashbench %s %s", fat ? "--find-fat" : "--open-au",
+		 device_name(rep));
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(c, ncols, r->nrows))
+		return -1;
+	struct fat_estimate fatest = { 0 };
+	if (fat && rep->verdict)
+		fatest = rep->verdict->fat;
+	for (int col = 0; col < ncols; col++) {
+		struct series *s = &c->s[col];
+		char off[FMT_BUF];
+
+		if (fat && col < fatest.aus && fatest.conf > CONF_NONE)
+			s->shaded = true;
+		if (fat)
+			snprintf(s->name, sizeof(s->name), "block %d at %s%s", col,
+				 fmt_size(off, r->offset + (uint64_t)col * r->erasesize),
+				 s->shaded ? ", FAT area" : "");
+		else if (ncols == 1)
+			snprintf(s->name, sizeof(s->name), "open-au-nr=%lld", r->nr);
+		else
+			snprintf(s->name, sizeof(s->name), "run %d", col + 1);
+		for (int i = r->nrows - 1; i >= 0; i--) {
+			const struct rate_row *row = &r->rows[i];
+			bool have = col < row->ncols && !row->failed[col];
+
+			series_add(s, row->blocksize, have ? row->rate[col] : 0, !have);
+		}
+	}
+	/* few rows: a tick at every measured block size (3*2^n sizes then read right) */
+	if (r->nrows > 0 && r->nrows <= 16) {
+		c->x.nticks = 0;
+		for (int i = r->nrows - 1; i >= 0; i--)
+			if (r->rows[i].blocksize > 0)
+				ticks[c->x.nticks++] = r->rows[i].blocksize;
+		c->x.ticks = ticks;
+	}
+	return 0;
+}
+
+static int chart_scatter(struct chart *c, const struct report *rep)
+{
+	const struct scatter_result *r = rep->scatter;
+	char bs[FMT_BUF];
+
+	snprintf(c->title, sizeof(c->title), "flashbench -s %s", device_name(rep));
+	snprintf(c->subtitle, sizeof(c->subtitle), "minimum read time of %s blocks by offset",
+		 fmt_size(bs, r->blocksize));
+	c->x = (struct axis){ .kind = AX_SIZE, .title = "offset" };
+	c->y = (struct axis){ .kind = AX_TIME, .title = "minimum read time", .free_range = true };
+	c->dots = true;
+	if (!series_alloc(c, 1, r->npoints))
+		return -1;
+	snprintf(c->s[0].name, sizeof(c->s[0].name), "read time");
+	for (int i = 0; i < r->npoints; i++)
+		series_add(&c->s[0], r->points[i].off, r->points[i].min_ns, r->points[i].failed);
+	return 0;
+}
+
+static int chart_interval(struct chart *c, const struct report *rep)
+{
+	const struct interval_result *r = rep->interval;
+	static const char *const names[] = { "min", "avg", "max" };
+
+	snprintf(c->title, sizeof(c->title), "flashbench -i %s", device_name(rep));
+	snprintf(c->subtitle, sizeof(c->subtitle), "read time per transfer size");
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "transfer size (log scale)" };
+	c->y = (struct axis){ .kind = AX_TIME, .title = "read time" };
+	if (!series_alloc(c, 3, r->nrows))
+		return -1;
+	for (int k = 0; k < 3; k++) {
+		snprintf(c->s[k].name, sizeof(c->s[k].name), "%s", names[k]);
+		for (int i = 0; i < r->nrows; i++) {
+			const struct interval_row *row = &r->rows[i];
+			int64_t ns = k == 0 ? row->min_ns : k == 1 ? row->avg_ns : row->max_ns;
+
+			series_add(&c->s[k], row->bytes, ns, row->failed);
+		}
+	}
+	return 0;
+}
+
+static int chart_program(struct chart *c, const struct report *rep)
+{
+	const struct program_result *r = rep->program;
+	int nlabels = 0;
+	const char **labels = calloc(r->nrows > 0 ? r->nrows : 1, sizeof(*labels));
+
+	if (!labels)
+		return -1;
+	for (int i = 0; i < r->nrows; i++) {
+		int k = 0;
+
+		while (k < nlabels && strcmp(labels[k], r->rows[i].label ? r->rows[i].label : "") != 0)
+			k++;
+		if (k == nlabels)
+			labels[nlabels++] = r->rows[i].label ? r->rows[i].label : "";
+	}
+	snprintf(c->title, sizeof(c->title), "flashbench -p %s", device_name(rep));
+	snprintf(c->subtitle, sizeof(c->subtitle), "rate per block size");
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(c, nlabels, r->nrows)) {
+		free(labels);
+		return -1;
+	}
+	for (int k = 0; k < nlabels; k++) {
+		snprintf(c->s[k].name, sizeof(c->s[k].name), "%s", labels[k]);
+		for (int i = 0; i < r->nrows; i++) {
+			const struct program_row *row = &r->rows[i];
+
+			if (strcmp(row->label ? row->label : "", labels[k]) == 0)
+				series_add(&c->s[k], row->blocksize, row->rate, row->failed);
+		}
+	}
+	free(labels);
+	return 0;
+}
+
+int svg_report(FILE *f, const struct report *rep)
+{
+	struct chart c;
+	double ticks[16];
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	if (rep->align)
+		rc = chart_align(&c, rep);
+	else if (rep->rates)
+		rc = chart_rates(&c, rep, ticks);
+	else if (rep->scatter)
+		rc = chart_scatter(&c, rep);
+	else if (rep->interval)
+		rc = chart_interval(&c, rep);
+	else if (rep->program)
+		rc = chart_program(&c, rep);
+	else
+		return -1;
+	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 %s \xc2\xb7 %s",
+		 FB_VERSION, device_name(rep), rep->test ? rep->test : "", report_run_time());
+	if (rc == 0)
+		chart_write(f, &c);
+	series_free(&c);
+	return rc;
+}
+
+/*
+ * --auto: the --open-au runs in one chart, a line per N; holding runs solid,
+ * collapsed ones dashed. Without write runs, the merged -a chart.
+ */
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct report_verdict *v, const struct svg_run *runs, int nruns)
+{
+	struct chart c;
+	int maxrows = 0;
+
+	if (nruns <= 0) {
+		struct report rep = { .device = device, .test = "auto", .align = align, .verdict = v };
+
+		return align ? svg_report(f, &rep) : -1;
+	}
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].r->nrows > maxrows)
+			maxrows = runs[i].r->nrows;
+	snprintf(c.title, sizeof(c.title), "flashbench --auto %s", device ? device : "?");
+	snprintf(c.subtitle, sizeof(c.subtitle), "write rate with N erase blocks open: solid holds, "
+		 "dashed collapses");
+	c.x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c.y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(&c, nruns, maxrows)) {
+		series_free(&c);
+		return -1;
+	}
+	for (int k = 0; k < nruns; k++) {
+		const struct rate_result *r = runs[k].r;
+		struct series *s = &c.s[k];
+
+		snprintf(s->name, sizeof(s->name), "N=%lld%s, %s", runs[k].nr, runs[k].random ? " random" : "",
+			 runs[k].collapsed ? "collapses" : "holds");
+		s->style = runs[k].collapsed ? STYLE_COLLAPSED : STYLE_HOLDS;
+		for (int i = r->nrows - 1; i >= 0; i--) {
+			const struct rate_row *row = &r->rows[i];
+			bool have = row->ncols > 0 && !row->failed[0];
+
+			series_add(s, row->blocksize, have ? row->rate[0] : 0, !have);
+		}
+	}
+	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto \xc2\xb7 %s",
+		 FB_VERSION, device ? device : "?", report_run_time());
+	chart_write(f, &c);
+	series_free(&c);
+	return 0;
+}

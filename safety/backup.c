@@ -1,0 +1,145 @@
+/* The --backup file's format: writing its header, reading and checking it. */
+#include "safety/backup.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dev.h"	/* fd_transfer() */
+
+/* Truncating copy (snprintf "%s" would do, but gcc warns about the truncation). */
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t l = strnlen(src, n - 1);
+
+	memcpy(dst, src, l);
+	dst[l] = '\0';
+}
+
+
+/* FNV-1a, 64 bit: detects a damaged backup, nothing more is asked of it. */
+uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+int backup_format_header(char *buf, size_t n, const struct backup_header *h)
+{
+	size_t l = 0;
+	char dev_line[PATH_MAX];
+
+	copy_str(dev_line, sizeof dev_line, h->device);
+	dev_line[strcspn(dev_line, "\n")] = '\0';
+	l += (size_t)snprintf(buf + l, n - l,
+			      BACKUP_MAGIC "\ndevice %s\nsize %" PRIu64 "\nlbs %u\nidentity %s\n"
+			      "data-offset %" PRIu64 "\nspans %d\n",
+			      dev_line, h->size, h->lbs, h->identity, h->data_offset, h->nspans);
+	for (int i = 0; i < h->nspans && l < n; i++)
+		l += (size_t)snprintf(buf + l, n - l, "span %" PRIu64 " %" PRIu64 "\n",
+				      h->spans[i].off, h->spans[i].len);
+	if (l < n)
+		l += (size_t)snprintf(buf + l, n - l, "checksum fnv1a64 %016" PRIx64 "\nend\n",
+				      h->checksum);
+	return l < n ? (int)l : -1;
+}
+
+int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
+{
+	char line[PATH_MAX + 64];
+	int lineno = 0, seen = 0;
+	bool ended = false;
+
+	while (!ended && fgets(line, sizeof line, f)) {
+		lineno++;
+		*bad_line = lineno;
+		line[strcspn(line, "\n")] = '\0';
+		unsigned long long a, b;
+		int k;
+		if (lineno == 1) {
+			if (strcmp(line, BACKUP_MAGIC) != 0)
+				return -1;
+		} else if (strncmp(line, "device ", 7) == 0) {
+			copy_str(h->device, sizeof h->device, line + 7);
+		} else if (strncmp(line, "identity ", 9) == 0 || strcmp(line, "identity") == 0) {
+			copy_str(h->identity, sizeof h->identity, line[8] ? line + 9 : "");
+		} else if (sscanf(line, "size %llu%n", &a, &k) == 1 && !line[k]) {
+			h->size = a;
+		} else if (sscanf(line, "lbs %llu%n", &a, &k) == 1 && !line[k] && a && a <= 65536) {
+			h->lbs = (unsigned int)a;
+		} else if (sscanf(line, "data-offset %llu%n", &a, &k) == 1 && !line[k]) {
+			h->data_offset = a;
+		} else if (sscanf(line, "spans %llu%n", &a, &k) == 1 && !line[k] && a <= 1u << 20 &&
+			   !h->spans) {
+			h->spans = calloc(a ? a : 1, sizeof *h->spans);
+			if (!h->spans)
+				return -1;
+			seen = (int)a;
+		} else if (sscanf(line, "span %llu %llu%n", &a, &b, &k) == 2 && !line[k] &&
+			   h->nspans < seen) {
+			h->spans[h->nspans].off = a;
+			h->spans[h->nspans].len = b;
+			h->nspans++;
+		} else if (sscanf(line, "checksum fnv1a64 %llx%n", &a, &k) == 1 && !line[k]) {
+			h->checksum = a;
+		} else if (strcmp(line, "end") == 0) {
+			ended = true;
+		} else {
+			return -1;
+		}
+	}
+	*bad_line = lineno + 1;
+	return ended && h->spans && h->nspans == seen && h->size && h->lbs && h->data_offset ? 0
+											     : -1;
+}
+
+/* Reads all span data once: a truncated or altered backup is refused before any write. */
+int backup_verify_data(int fd, const struct backup_header *h, void *buf)
+{
+	uint64_t sum = CHECKSUM_INIT, at = h->data_offset;
+
+	for (int i = 0; i < h->nspans; i++) {
+		for (uint64_t pos = 0; pos < h->spans[i].len; pos += BACKUP_CHUNK) {
+			uint64_t left = h->spans[i].len - pos;
+			size_t c = left < BACKUP_CHUNK ? (size_t)left : BACKUP_CHUNK;
+			int e = -fd_transfer(fd, buf, c, at, false);
+			if (e)
+				return e == EIO ? EBADMSG : e;	/* EIO here: the file ends early */
+			sum = checksum_update(sum, buf, c);
+			at += c;
+		}
+	}
+	return sum == h->checksum ? 0 : EBADMSG;
+}
+
+bool backup_restorable(const char *file, char *device, size_t n)
+{
+	struct stat st;
+
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;	/* a FIFO or a tty could block the read */
+	struct backup_header *h = calloc(1, sizeof *h);
+	FILE *f = fopen(file, "re");
+	void *buf = malloc(BACKUP_CHUNK);
+	int bad_line;
+	bool ok = h && f && buf && backup_parse_header(f, h, &bad_line) == 0 &&
+		  backup_verify_data(fileno(f), h, buf) == 0;
+
+	if (ok)
+		copy_str(device, n, h->device);
+	if (f)
+		fclose(f);
+	if (h)
+		free(h->spans);
+	free(h);
+	free(buf);
+	return ok;
+}
+

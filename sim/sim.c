@@ -1,0 +1,678 @@
+/*
+ * Simulated flash cards on a virtual clock. Nothing is stored but the
+ * state of the erase blocks (two bytes each) and of the few open ones.
+ *
+ * Reads cost latency + transfer, plus a fixed extra when the range
+ * crosses a page boundary and a larger one when it crosses an erase-block
+ * boundary: what `-a` looks for.
+ *
+ * Writes cost a command latency plus one page program per page touched (a
+ * partial page costs a whole one), plus a mapping overhead outside the
+ * first fat_aus erase blocks, which are page-mapped and need nothing else.
+ * Elsewhere up to open_au erase blocks are open; an open block remembers
+ * the range [lo, wp) written since it was opened. Writing at wp continues
+ * it; a block written up to its end is closed (the part before lo, if any,
+ * is copied in) and rewriting it from its start is a fresh allocation.
+ * Writing into a block that is not open opens it, garbage-collecting the
+ * least recently used open block when all slots are taken: its unwritten
+ * rest is copied and the old copy erased, about the cost of writing a
+ * whole erase block. An out-of-order write switches its block to random
+ * mode, collecting the least recently used random-mode block when
+ * random_au are in it already; with random_au=0, a forward jump copies the
+ * gap and a backward one garbage-collects the block on the spot.
+ * Discard erases the erase blocks it covers: collecting one copies nothing.
+ * noise=PCT scales every cost by a seeded factor in [1-PCT%, 1+PCT%].
+ */
+#include "sim/sim_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/units.h"
+
+#define SIM_LBS 512u
+#define MAX_OPEN_AU 128u
+#define MAX_ERASE_BLOCKS (1u << 24)	/* state stays below 32 MiB */
+#define MAX_SIZE (1ull << 44)		/* 16 TiB */
+#define MAX_ERASESIZE (1ull << 30)
+#define MAX_PAGESIZE (1ull << 20)
+#define MAX_NOISE 50
+
+struct open_block {
+	uint64_t eb;		/* erase block index */
+	uint64_t lo, wp;	/* linear: [lo, wp) written since opened (offsets in the block) */
+	uint64_t written;	/* bytes in the new copy (random mode: bytes written) */
+	uint64_t last_use;
+	bool random;
+	bool fresh;		/* was erased: garbage collection copies nothing */
+};
+
+struct eb_state {
+	uint8_t slot;		/* open slot + 1, 0 when not open */
+	uint8_t erased;
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct sim_timing t;
+	uint64_t neb;
+	struct eb_state *eb;
+	struct open_block open[MAX_OPEN_AU];
+	bool in_use[MAX_OPEN_AU];
+	unsigned int nrandom;
+	uint64_t use_clock;
+	int64_t now;
+	uint64_t rng;
+	FILE *record;
+	struct sim_store *data;	/* NULL unless sim_data_enable() */
+	FILE *trace;
+};
+
+/* ---------------------------------------------------------------- parsing */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+enum sized { K_SIZE, K_ERASESIZE, K_PAGESIZE, K_FAIL_AT, NSIZED };
+static const char *const sized_keys[NSIZED] = { "size", "erasesize", "pagesize", "fail-at" };
+
+struct spec_extra {
+	char record[4096];
+	char trace[4096];
+	bool random_au_given;
+	char typed[NSIZED][64];	/* size values as the user wrote them, for messages */
+};
+
+static int set_count(const char *key, const char *val, long long max, unsigned int *dst,
+		     char *err, size_t errlen)
+{
+	long long v;
+	if (parse_number(val, 0, max, &v))
+		return fail(err, errlen, "sim: %s=%s: must be a whole number from 0 to %lld",
+			    key, val, max);
+	*dst = (unsigned int)v;
+	return 0;
+}
+
+static int set_size(struct spec_extra *x, enum sized k, const char *val, uint64_t *dst,
+		    char *err, size_t errlen)
+{
+	if (parse_size(val, dst))
+		return fail(err, errlen, "sim: %s=%s: not a size", sized_keys[k], val);
+	snprintf(x->typed[k], sizeof(x->typed[k]), "%.63s", val);
+	return 0;
+}
+
+/* ---------------------------------------------- real-card phenomena: parameters */
+
+#define MAX_DISTURB 20	/* spikes=, stretch=, drift=: percent */
+
+/* 1 when key is not one of these, else 0 or -1 as set_param. */
+static int set_real_param(struct sim_real *r, const char *key, const char *val,
+			  char *err, size_t errlen)
+{
+	uint64_t *size = !strcmp(key, "multiplane") ? &r->multiplane :
+			 !strcmp(key, "group") ? &r->group :
+			 !strcmp(key, "map-unit") ? &r->map_unit : NULL;
+	if (size) {
+		if (parse_size(val, size) || *size % SIM_LBS)
+			return fail(err, errlen, "sim: %s=%s: not a size (a multiple of 512)", key, val);
+		return 0;
+	}
+	unsigned int *pct = !strcmp(key, "spikes") ? &r->spikes :
+			    !strcmp(key, "stretch") ? &r->stretch :
+			    !strcmp(key, "drift") ? &r->drift : NULL;
+	if (pct)
+		return set_count(key, val, MAX_DISTURB, pct, err, errlen);
+	return 1;
+}
+
+static int check_real(const struct sim_config *c, char *err, size_t errlen)
+{
+	const struct sim_real *r = &c->real;
+	char a[FMT_BUF], b[FMT_BUF];
+	if (r->multiplane && (r->multiplane % c->pagesize || c->erasesize % r->multiplane))
+		return fail(err, errlen, "sim: multiplane=%s: must be a multiple of the page (%s) "
+			    "dividing the erase size", fmt_size(a, r->multiplane), fmt_size(b, c->pagesize));
+	if (r->group && r->group % c->erasesize)
+		return fail(err, errlen, "sim: group=%s: not a multiple of the erase size (%s)",
+			    fmt_size(a, r->group), fmt_size(b, c->erasesize));
+	if (r->map_unit && c->erasesize % r->map_unit)
+		return fail(err, errlen, "sim: map-unit=%s: does not divide the erase size (%s)",
+			    fmt_size(a, r->map_unit), fmt_size(b, c->erasesize));
+	return 0;
+}
+
+static int set_param(struct sim_config *c, struct spec_extra *x, const char *key,
+		     const char *val, char *err, size_t errlen)
+{
+	if (!strcmp(key, "size"))
+		return set_size(x, K_SIZE, val, &c->size, err, errlen);
+	if (!strcmp(key, "erasesize"))
+		return set_size(x, K_ERASESIZE, val, &c->erasesize, err, errlen);
+	if (!strcmp(key, "pagesize"))
+		return set_size(x, K_PAGESIZE, val, &c->pagesize, err, errlen);
+	if (!strcmp(key, "fail-at"))
+		return set_size(x, K_FAIL_AT, val, &c->fail_at, err, errlen);
+	if (!strcmp(key, "open-au"))
+		return set_count(key, val, MAX_OPEN_AU, &c->open_au, err, errlen);
+	if (!strcmp(key, "random-au")) {
+		x->random_au_given = true;
+		return set_count(key, val, MAX_OPEN_AU, &c->random_au, err, errlen);
+	}
+	if (!strcmp(key, "fat-aus"))
+		return set_count(key, val, MAX_ERASE_BLOCKS, &c->fat_aus, err, errlen);
+	if (!strcmp(key, "noise"))
+		return set_count(key, val, MAX_NOISE, &c->noise_pct, err, errlen);
+	if (!strcmp(key, "seed")) {
+		long long v;
+		if (parse_number(val, 0, INT64_MAX, &v))
+			return fail(err, errlen, "sim: seed=%s: must be a whole number >= 0", val);
+		c->seed = (uint64_t)v;
+		return 0;
+	}
+	int r = sim_data_param(&c->data, key, val, err, errlen);
+	if (r)
+		return r < 0 ? -1 : 0;
+	if (!strcmp(key, "record")) {
+		if (!*val || strlen(val) >= sizeof(x->record))
+			return fail(err, errlen, "sim: record=%s: needs a file name", val);
+		strcpy(x->record, val);
+		return 0;
+	}
+	if (!strcmp(key, "trace")) {
+		if (!*val || strlen(val) >= sizeof(x->trace))
+			return fail(err, errlen, "sim: trace=%s: needs a file name", val);
+		strcpy(x->trace, val);
+		return 0;
+	}
+	int real = set_real_param(&c->real, key, val, err, errlen);
+	if (real <= 0)
+		return real;
+	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
+}
+
+/* "erasesize=5M" as typed, or "erasesize=4MiB" when it came from the preset or default */
+static const char *shown(const struct spec_extra *x, enum sized k, uint64_t v, char *buf)
+{
+	char num[FMT_BUF];
+	snprintf(buf, 96, "%s=%s", sized_keys[k], x->typed[k][0] ? x->typed[k] : fmt_size(num, v));
+	return buf;
+}
+
+static int check_sizes(const struct sim_config *c, const struct spec_extra *x,
+		       char *err, size_t errlen)
+{
+	char a[96], b[96];
+	const bool page_typed = x->typed[K_PAGESIZE][0];
+	if (c->pagesize < SIM_LBS || c->pagesize > MAX_PAGESIZE || c->pagesize % SIM_LBS)
+		return fail(err, errlen, "sim: %s: must be a multiple of 512 up to 1MiB",
+			    shown(x, K_PAGESIZE, c->pagesize, a));
+	if (!is_erase_candidate(c->erasesize) || c->erasesize > MAX_ERASESIZE ||
+	    c->erasesize < SIM_LBS)
+		return fail(err, errlen, "sim: %s: must be 2^n or 3*2^n bytes, 512 to 1GiB",
+			    shown(x, K_ERASESIZE, c->erasesize, a));
+	if (c->erasesize % c->pagesize && page_typed)
+		return fail(err, errlen, "sim: %s: does not divide %s",
+			    shown(x, K_PAGESIZE, c->pagesize, a), shown(x, K_ERASESIZE, c->erasesize, b));
+	if (c->erasesize % c->pagesize)
+		return fail(err, errlen, "sim: %s: not a multiple of %s",
+			    shown(x, K_ERASESIZE, c->erasesize, a), shown(x, K_PAGESIZE, c->pagesize, b));
+	if (c->size < c->erasesize || c->size % SIM_LBS || c->size > MAX_SIZE)
+		return fail(err, errlen, "sim: %s: must be a multiple of 512 from %s to 16TiB",
+			    shown(x, K_SIZE, c->size, a), shown(x, K_ERASESIZE, c->erasesize, b));
+	if ((c->size + c->erasesize - 1) / c->erasesize > MAX_ERASE_BLOCKS)
+		return fail(err, errlen, "sim: %s: more than %u erase blocks of %s",
+			    shown(x, K_SIZE, c->size, a), MAX_ERASE_BLOCKS,
+			    shown(x, K_ERASESIZE, c->erasesize, b));
+	if (c->fail_at != SIM_NO_FAIL && c->fail_at >= c->size)
+		return fail(err, errlen, "sim: %s: beyond the card (%s)",
+			    shown(x, K_FAIL_AT, c->fail_at, a), shown(x, K_SIZE, c->size, b));
+	return 0;
+}
+
+static int check_config(const struct sim_config *c, const struct spec_extra *x,
+			char *err, size_t errlen)
+{
+	if (check_sizes(c, x, err, errlen))
+		return -1;
+	if (c->open_au < 1)
+		return fail(err, errlen, "sim: open-au=%u: must be at least 1", c->open_au);
+	if (c->random_au > c->open_au)
+		return fail(err, errlen, "sim: random-au=%u: more than open-au (%u)",
+			    c->random_au, c->open_au);
+	if ((uint64_t)c->fat_aus * c->erasesize > c->size)
+		return fail(err, errlen, "sim: fat-aus=%u: more erase blocks than the card has",
+			    c->fat_aus);
+	if (sim_data_check(&c->data, c->size, err, errlen) < 0)
+		return -1;
+	return check_real(c, err, errlen);
+}
+
+/* Splits spec at commas; the first preset token (anywhere) applies before the pairs. */
+static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing *t,
+		      struct spec_extra *x, char *err, size_t errlen)
+{
+	const struct preset *p = &sim_generic_preset;
+	const char *s, *end;
+
+	for (s = spec; *s; s = *end ? end + 1 : end) {
+		end = strchrnul(s, ',');
+		if (memchr(s, '=', (size_t)(end - s)))
+			continue;
+		if (end == s)
+			return fail(err, errlen, "sim:%s: empty parameter", spec);
+		if (p != &sim_generic_preset)
+			return fail(err, errlen, "sim: %.*s: a second preset (already %s)",
+				    (int)(end - s), s, p->name);
+		p = sim_find_preset(s, (size_t)(end - s));
+		if (!p)
+			return fail(err, errlen, "sim: %.*s: unknown preset or missing '=' (see --help)",
+				    (int)(end - s), s);
+	}
+	*c = p->cfg;
+	c->preset = p->name;
+	*t = p->t;
+	memset(x, 0, sizeof(*x));
+
+	for (s = spec; *s; s = *end ? end + 1 : end) {
+		char key[64], val[4096];
+		const char *eq;
+		end = strchrnul(s, ',');
+		eq = memchr(s, '=', (size_t)(end - s));
+		if (!eq)
+			continue;
+		if ((size_t)(eq - s) >= sizeof(key) || (size_t)(end - eq) > sizeof(val))
+			return fail(err, errlen, "sim: %.40s...: too long", s);
+		memcpy(key, s, (size_t)(eq - s));
+		key[eq - s] = 0;
+		memcpy(val, eq + 1, (size_t)(end - eq - 1));
+		val[end - eq - 1] = 0;
+		if (set_param(c, x, key, val, err, errlen))
+			return -1;
+	}
+	if (*spec && spec[strlen(spec) - 1] == ',')
+		return fail(err, errlen, "sim:%s: empty parameter", spec);
+	/* "sdhc-good,open-au=2" means a card like it with 2 open AUs */
+	if (!x->random_au_given && c->random_au > c->open_au)
+		c->random_au = c->open_au;
+	return check_config(c, x, err, errlen);
+}
+
+/* ---------------------------------------------------------------- create */
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct sim *sim_create(const char *spec, char *err, size_t errlen)
+{
+	struct sim_config c;
+	struct sim_timing t;
+	struct spec_extra x;
+	struct sim *s;
+
+	if (parse_spec(spec ? spec : "", &c, &t, &x, err, errlen))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fail(err, errlen, "sim: out of memory");
+		return NULL;
+	}
+	s->cfg = c;
+	s->t = t;
+	s->neb = (c.size + c.erasesize - 1) / c.erasesize;
+	s->eb = calloc(s->neb, sizeof(*s->eb));
+	s->rng = c.seed;
+	if (!s->eb) {
+		fail(err, errlen, "sim: size=%llu: out of memory", (unsigned long long)c.size);
+		sim_destroy(s);
+		return NULL;
+	}
+	if (x.record[0]) {
+		s->record = fopen(x.record, "a");
+		if (!s->record) {
+			fail(err, errlen, "sim: record=%s: %s", x.record, strerror(errno));
+			sim_destroy(s);
+			return NULL;
+		}
+		setvbuf(s->record, NULL, _IOLBF, 0);
+	}
+	if (x.trace[0]) {
+		s->trace = fopen(x.trace, "a");
+		if (!s->trace) {
+			fail(err, errlen, "sim: trace=%s: %s", x.trace, strerror(errno));
+			sim_destroy(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->record)
+		fclose(s->record);
+	sim_store_destroy(s->data);
+	if (s->trace)
+		fclose(s->trace);
+	free(s->eb);
+	free(s);
+}
+
+uint64_t sim_size(const struct sim *s) { return s->cfg.size; }
+unsigned int sim_block_size(const struct sim *s) { (void)s; return SIM_LBS; }
+const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
+int64_t sim_now(const struct sim *s) { return s->now; }
+
+int sim_data_enable(struct sim *s, bool on)
+{
+	if (!on) {
+		sim_store_destroy(s->data);
+		s->data = NULL;
+	} else if (!s->data && !(s->data = sim_store_create(&s->cfg.data))) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct sim_store *sim_data(struct sim *s) { return s->data; }
+
+/* ---------------------------------------------------------------- costs */
+
+static double transfer(uint64_t bytes, double bps) { return (double)bytes * 1e9 / bps; }
+
+static double copy_cost(const struct sim *s, uint64_t bytes)
+{
+	return transfer(bytes, s->t.copy_bps);
+}
+
+/* Pages touched by [off, off+len): a partial page costs a whole one. */
+static uint64_t pages_touched(uint64_t off, uint64_t len, uint64_t page)
+{
+	return (off + len - 1) / page - off / page + 1;
+}
+
+static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
+{
+	return off / unit != (off + len - 1) / unit;
+}
+
+/* ---------------------------------------------- real-card phenomena: costs */
+
+static double uniform01(struct sim *s)
+{
+	return (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
+}
+
+/*
+ * Extra read-boundary levels: pages read in pairs (multi-plane) and
+ * allocation groups far above the erase block (doc/flash-card-model.md §2,
+ * §5; doc/card-facts.md, read boundaries); USB readers' spikes, 1-2% of
+ * reads 300..800us slower (doc/card-facts.md, "Noise is not Gaussian").
+ */
+static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
+{
+	const struct sim_real *r = &s->cfg.real;
+	double ns = 0;
+	if (r->multiplane && crosses(off, len, r->multiplane))
+		ns += s->t.page_cross;
+	if (r->group && crosses(off, len, r->group))
+		ns += 0.6 * s->t.eb_cross;
+	if (r->spikes && uniform01(s) * 100 < r->spikes)
+		ns += 300 * US + 500 * US * uniform01(s);
+	return ns;
+}
+
+/*
+ * Random-capable only for large blocks: an out-of-order write smaller than
+ * the mapping unit copies the whole unit (doc/card-facts.md, "Random mode":
+ * SanDisk SU04G in seed 000, random 512KiB 12 MB/s, 256KiB 3.5 MB/s at any N).
+ */
+static double real_map_unit_cost(const struct sim *s, uint64_t len)
+{
+	uint64_t unit = s->cfg.real.map_unit;
+	return unit && len < unit ? transfer(unit, s->t.copy_bps) : 0;
+}
+
+/* A busy host stretches some accesses; runs drift slowly (doc/card-facts.md, noise). */
+static double real_disturb(struct sim *s, double ns)
+{
+	const struct sim_real *r = &s->cfg.real;
+	if (r->stretch && uniform01(s) * 100 < r->stretch)
+		ns *= 1.5 + 2.5 * uniform01(s);
+	if (r->drift)	/* one slow swing every 20 virtual seconds */
+		ns *= 1.0 + r->drift / 100.0 * sin((double)s->now * 2 * M_PI / 20e9);
+	return ns;
+}
+
+/* Applies seeded jitter, advances the clock, returns the cost. */
+static int64_t charge(struct sim *s, double ns)
+{
+	int64_t cost;
+	if (s->cfg.noise_pct) {
+		double u = (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
+		ns *= 1.0 + (2.0 * u - 1.0) * s->cfg.noise_pct / 100.0;
+	}
+	ns = real_disturb(s, ns);
+	cost = (int64_t)(ns + 0.5);
+	if (cost < 1)
+		cost = 1;
+	s->now += cost;
+	return cost;
+}
+
+/* ---------------------------------------------------------------- write model */
+
+static void release_slot(struct sim *s, unsigned int i)
+{
+	struct open_block *b = &s->open[i];
+	if (b->random)
+		s->nrandom--;
+	s->eb[b->eb].slot = 0;
+	s->in_use[i] = false;
+}
+
+/* Commits an open block: copy in what was not written since it opened, erase the old copy. */
+static double close_block(struct sim *s, unsigned int i)
+{
+	const struct open_block *b = &s->open[i];
+	double ns = s->t.erase;
+	if (!b->fresh && b->written < s->cfg.erasesize)
+		ns += copy_cost(s, s->cfg.erasesize - b->written);
+	release_slot(s, i);
+	return ns;
+}
+
+static unsigned int lru_slot(const struct sim *s)
+{
+	unsigned int best = 0;
+	for (unsigned int i = 1; i < s->cfg.open_au; i++)
+		if (s->open[i].last_use < s->open[best].last_use)
+			best = i;
+	return best;
+}
+
+static unsigned int lru_random_slot(const struct sim *s)
+{
+	unsigned int best = MAX_OPEN_AU;
+	for (unsigned int i = 0; i < s->cfg.open_au; i++)
+		if (s->in_use[i] && s->open[i].random &&
+		    (best == MAX_OPEN_AU || s->open[i].last_use < s->open[best].last_use))
+			best = i;
+	return best;
+}
+
+/* Opens block eb for linear writing at offset lo inside it; adds any GC cost to *ns. */
+static unsigned int open_block(struct sim *s, uint64_t eb, uint64_t lo, double *ns)
+{
+	unsigned int i;
+	for (i = 0; i < s->cfg.open_au && s->in_use[i]; i++)
+		;
+	if (i == s->cfg.open_au) {
+		i = lru_slot(s);
+		*ns += close_block(s, i);
+	}
+	s->open[i] = (struct open_block){
+		.eb = eb, .lo = lo, .wp = lo, .fresh = s->eb[eb].erased,
+	};
+	s->in_use[i] = true;
+	s->eb[eb].slot = (uint8_t)(i + 1);
+	s->eb[eb].erased = 0;
+	*ns += s->t.open;
+	return i;
+}
+
+/* An out-of-order write at o into the linear block in slot i. */
+static unsigned int write_out_of_order(struct sim *s, unsigned int i, uint64_t o, double *ns)
+{
+	struct open_block *b = &s->open[i];
+	if (s->cfg.random_au) {
+		if (s->nrandom == s->cfg.random_au)
+			*ns += close_block(s, lru_random_slot(s));
+		b->random = true;
+		s->nrandom++;
+	} else if (o > b->wp) {
+		*ns += copy_cost(s, o - b->wp);
+		b->wp = o;
+		b->written = b->wp - b->lo;
+	} else {
+		uint64_t eb = b->eb;
+		*ns += close_block(s, i);
+		i = open_block(s, eb, o, ns);
+	}
+	return i;
+}
+
+/* Write of len bytes at offset o inside erase block eb (no crossing). */
+static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t len)
+{
+	const uint64_t es = s->cfg.erasesize;
+	const double page_ns = transfer(s->cfg.pagesize, s->t.write_bps);
+	double ns = (double)pages_touched(o, len, s->cfg.pagesize) * page_ns;
+	struct open_block *b;
+	unsigned int i;
+
+	if (eb < s->cfg.fat_aus) {
+		s->eb[eb].erased = 0;
+		return ns;
+	}
+	ns += s->t.map_pages * page_ns;
+	if (s->eb[eb].slot)
+		i = s->eb[eb].slot - 1u;
+	else
+		i = open_block(s, eb, o, &ns);
+	b = &s->open[i];
+	if (!b->random && o != b->wp) {
+		i = write_out_of_order(s, i, o, &ns);
+		b = &s->open[i];
+	}
+	b->last_use = ++s->use_clock;
+	if (b->random) {
+		ns += real_map_unit_cost(s, len);
+		b->written += len;
+		if (b->written >= es)
+			ns += close_block(s, i);
+		return ns;
+	}
+	b->wp = o + len;
+	b->written = b->wp - b->lo;
+	if (b->wp == es)
+		ns += close_block(s, i);
+	return ns;
+}
+
+/* ---------------------------------------------------------------- I/O */
+
+static int check_io(const struct sim *s, uint64_t off, uint64_t len)
+{
+	if (!len || off % SIM_LBS || len % SIM_LBS || off > s->cfg.size || len > s->cfg.size - off)
+		return -EINVAL;
+	if (s->cfg.fail_at != SIM_NO_FAIL && s->cfg.fail_at >= off && s->cfg.fail_at - off < len)
+		return -EIO;
+	return 0;
+}
+
+/* trace=FILE: every I/O in order, "R|W|D off len" (the test of access patterns) */
+static void trace(struct sim *s, char op, uint64_t off, uint64_t len)
+{
+	if (s->trace)
+		fprintf(s->trace, "%c %llu %llu\n", op, (unsigned long long)off, (unsigned long long)len);
+}
+
+int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	int rc = check_io(s, off, len);
+	double cost;
+	if (rc)
+		return rc;
+	cost = s->t.read_lat + transfer(len, s->t.read_bps);
+	if (crosses(off, len, s->cfg.pagesize))
+		cost += s->t.page_cross;
+	if (crosses(off, len, s->cfg.erasesize))
+		cost += s->t.eb_cross;
+	cost += real_read_extra(s, off, len);
+	*ns = charge(s, cost);
+	trace(s, 'R', off, len);
+	return 0;
+}
+
+int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	const uint64_t es = s->cfg.erasesize;
+	int rc = check_io(s, off, len);
+	double cost;
+	if (rc)
+		return rc;
+	cost = s->t.write_lat;
+	for (uint64_t pos = off, end = off + len; pos < end;) {
+		uint64_t eb = pos / es, o = pos % es;
+		uint64_t n = es - o < end - pos ? es - o : end - pos;
+		cost += write_in_block(s, eb, o, n);
+		pos += n;
+	}
+	*ns = charge(s, cost);
+	trace(s, 'W', off, len);
+	if (s->record)
+		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	return 0;
+}
+
+int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	const uint64_t es = s->cfg.erasesize;
+	int rc = check_io(s, off, len);
+	uint64_t first, last, n = 0;
+	if (rc)
+		return rc;
+	/* Only erase blocks wholly inside the range are erased. */
+	first = (off + es - 1) / es;
+	last = off + len == s->cfg.size ? s->neb : (off + len) / es;
+	for (uint64_t eb = first; eb < last; eb++, n++) {
+		if (s->eb[eb].slot)
+			release_slot(s, s->eb[eb].slot - 1u);
+		s->eb[eb].erased = 1;
+	}
+	*ns = charge(s, s->t.discard_lat + (double)n * s->t.erase);
+	trace(s, 'D', off, len);
+	if (s->record)
+		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	return 0;
+}

@@ -1,0 +1,167 @@
+/*
+ * The simulator's presets (each real card's comment names the runs and
+ * figures it reproduces), their lookup, and the sim: help text.
+ */
+#include "sim/sim_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CFG(sz, es, ps, o, r, f) \
+	{ .size = (sz), .erasesize = (es), .pagesize = (ps), .open_au = (o), \
+	  .random_au = (r), .fat_aus = (f), .seed = 1, .fail_at = SIM_NO_FAIL }
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+/* Used when the spec names no preset. */
+const struct preset sim_generic_preset = {
+	NULL, NULL, CFG(4 * GiB, 4 * MiB, 16 * KiB, 2, 1, 1),
+	{ 300 * US, 20 * MBPS, 90 * US, 200 * US, 200 * US, 12 * MBPS,
+	  1.0, 3 * MS, 300 * US, 16 * MBPS, 100 * US },
+};
+
+static const struct preset presets[] = {
+	{ "microsd-cheap", "8GiB microSD, 4MiB AU, 16KiB page, open 1, random 0, FAT 0",
+	  CFG(8 * GiB, 4 * MiB, 16 * KiB, 1, 0, 0),
+	  { 400 * US, 12 * MBPS, 80 * US, 180 * US, 300 * US, 6 * MBPS,
+	    0.8, 4 * MS, 500 * US, 8 * MBPS, 200 * US } },
+	{ "sdhc-good", "32GiB SDHC, 4MiB AU, 16KiB page, open 8, random 4, FAT 2",
+	  CFG(32 * GiB, 4 * MiB, 16 * KiB, 8, 4, 2),
+	  { 250 * US, 22 * MBPS, 100 * US, 200 * US, 150 * US, 18 * MBPS,
+	    1.0, 2 * MS, 200 * US, 25 * MBPS, 100 * US } },
+	{ "emmc", "16GiB eMMC, 512KiB AU, 8KiB page, open 16, random 16, FAT 0",
+	  CFG(16 * GiB, 512 * KiB, 8 * KiB, 16, 16, 0),
+	  { 100 * US, 80 * MBPS, 40 * US, 90 * US, 80 * US, 25 * MBPS,
+	    0.8, 1 * MS, 100 * US, 40 * MBPS, 50 * US } },
+	{ "sdxc-tlc", "64GiB TLC SDXC, 12MiB AU, 16KiB page, open 4, random 2, FAT 1",
+	  CFG(64 * GiB, 12 * MiB, 16 * KiB, 4, 2, 1),
+	  { 300 * US, 40 * MBPS, 100 * US, 220 * US, 200 * US, 15 * MBPS,
+	    1.1, 5 * MS, 300 * US, 20 * MBPS, 100 * US } },
+	{ "cf-16m", "32GiB CF card, 16MiB AU, 32KiB page, open 4, random 1, FAT 1",
+	  CFG(32 * GiB, 16 * MiB, 32 * KiB, 4, 1, 1),
+	  { 200 * US, 30 * MBPS, 120 * US, 260 * US, 150 * US, 20 * MBPS,
+	    1.0, 6 * MS, 300 * US, 25 * MBPS, 100 * US } },
+	/* ---- modelled on real cards (seeds in tests/data/seeds, doc/card-facts.md) ---- */
+	/*
+	 * Kingston SA04G through a USB reader (seed 000 card 2, seed 002): 1 KiB
+	 * reads ~2 ms, diff ~1.2 ms from 4 MiB up, ~25 us below; linear 4.7 MB/s
+	 * with one erase block, N=2 collapses to 6 KB/s at 4 KiB (0.68 s a write:
+	 * 4 MiB rewritten at ~6 MB/s); random collapses at N=1; first 2 AUs FAT.
+	 */
+	{ "sa04g", "Kingston SA04G 4GB microSD: 4MiB AU, 8KiB page, open 1, random 0, FAT 2",
+	  { .size = 4 * GiB, .erasesize = 4 * MiB, .pagesize = 8 * KiB, .open_au = 1,
+	    .random_au = 0, .fat_aus = 2, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .spikes = 1 } },
+	  { 1900 * US, 20 * MBPS, 25 * US, 1200 * US, 200 * US, 5 * MBPS,
+	    0.5, 3 * MS, 300 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Kingston SDC10/4GB (seed 000 card 5): reads ~2 ms, diff ~500 us from
+	 * 2 MiB, ~60-90 us from 8 KiB, ~35 us below; linear 12.5 MB/s at N=1,
+	 * N=2 collapses (512 KiB at 1.79 MB/s: 0.29 s a write); random slow at N=1.
+	 */
+	{ "sdc10", "Kingston SDC10 4GB microSD: 2MiB AU, 8KiB page, open 1, random 0, FAT 2",
+	  { .size = 4 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 1,
+	    .random_au = 0, .fat_aus = 2, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .spikes = 1 } },
+	  { 1950 * US, 20 * MBPS, 50 * US, 430 * US, 150 * US, 13 * MBPS,
+	    0.3, 3 * MS, 300 * US, 7 * MBPS, 100 * US } },
+	/*
+	 * SanDisk SU04G (seed 000 card 1): 1 ms reads, weak diffs (30-100 us);
+	 * linear 13 MB/s holds to N=9 and collapses at 10 (65 KB/s at 16 KiB);
+	 * random 12 MB/s down to 512 KiB, 3.5 MB/s at 256 KiB at any N: a 512 KiB
+	 * mapping unit.
+	 */
+	{ "su04g", "SanDisk SU04G 4GB microSD: 2MiB AU, 8KiB page, open 9, 512KiB random unit",
+	  { .size = 4 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 9,
+	    .random_au = 9, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .map_unit = 512 * KiB, .spikes = 2 } },
+	  { 950 * US, 20 * MBPS, 10 * US, 70 * US, 100 * US, 14 * MBPS,
+	    0.3, 3 * MS, 300 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Micron MMC02G eMMC (seed 003): diff ~450 us from 2 MiB, ~57 us below, no
+	 * page step; linear and random hold at N=5 (4.4 MB/s), collapse at 6.
+	 */
+	{ "mmc02g", "Micron 2GB eMMC: 2MiB erase block, open 5, random 5, FAT 0",
+	  { .size = 2 * GiB, .erasesize = 2 * MiB, .pagesize = 8 * KiB, .open_au = 5,
+	    .random_au = 5, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL },
+	  { 300 * US, 20 * MBPS, 0 * US, 390 * US, 150 * US, 5 * MBPS,
+	    0.3, 2 * MS, 200 * US, 6 * MBPS, 100 * US } },
+	/*
+	 * Lexar 16GB CompactFlash (seed 004): diff ~120 us from 16 MiB, ~29 us from
+	 * 16 KiB, ~3 us below; 56 MB/s; holds at N=11, collapses at 12, random too.
+	 */
+	{ "lexar-cf", "Lexar 16GB CF: 16MiB AU, 16KiB page, open 11, random 11, FAT 0",
+	  { .size = 16 * GiB, .erasesize = 16 * MiB, .pagesize = 16 * KiB, .open_au = 11,
+	    .random_au = 11, .fat_aus = 0, .seed = 1, .fail_at = SIM_NO_FAIL },
+	  { 60 * US, 60 * MBPS, 26 * US, 92 * US, 60 * US, 60 * MBPS,
+	    0.3, 4 * MS, 200 * US, 60 * MBPS, 50 * US } },
+	/*
+	 * Issue 11's real table: <=2 KiB ~3 us, 4 KiB ~40 us, 8 KiB..1 MiB ~120 us,
+	 * >=2 MiB ~250 us, a further rise at 2 GiB on a 32 GB card; reads spike.
+	 */
+	{ "multiplane-32g", "32GiB SDHC: 2MiB AU, 4KiB pages read in pairs, 2GiB groups, open 4",
+	  { .size = 32 * GiB, .erasesize = 2 * MiB, .pagesize = 4 * KiB, .open_au = 4,
+	    .random_au = 2, .fat_aus = 1, .seed = 1, .fail_at = SIM_NO_FAIL,
+	    .real = { .multiplane = 8 * KiB, .group = 2 * GiB, .spikes = 2 } },
+	  { 300 * US, 20 * MBPS, 40 * US, 130 * US, 150 * US, 15 * MBPS,
+	    1.0, 3 * MS, 300 * US, 16 * MBPS, 100 * US } },
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+const struct preset *sim_find_preset(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NPRESETS; i++)
+		if (strlen(presets[i].name) == len && !strncmp(presets[i].name, name, len))
+			return &presets[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- help */
+
+const char *sim_help(void)
+{
+	static char text[4096];
+	size_t n;
+	if (text[0])
+		return text;
+	n = (size_t)snprintf(text, sizeof(text),
+		"  A card on a virtual clock: no hardware, no root; the same spec and seed\n"
+		"  give the same output. A preset comes first, keys override it; defaults\n"
+		"  are those without a preset.\n"
+		"  size=SIZE        capacity (default 4GiB)\n"
+		"  erasesize=SIZE   erase block / allocation unit, 2^n or 3*2^n (default 4MiB)\n"
+		"  pagesize=SIZE    write unit; smaller writes cost a whole page (default 16KiB)\n"
+		"  open-au=N        erase blocks open for linear writing (default 2)\n"
+		"  random-au=N      of those, how many may be written out of order (default 1)\n"
+		"  fat-aus=N        leading erase blocks that are page-mapped (default 1)\n"
+		"  noise=PCT        seeded +-PCT%% jitter on every access time (default 0)\n"
+		"  seed=N           jitter seed (default 1)\n"
+		"  fail-at=OFFSET   any I/O touching this byte fails with EIO\n"
+		"  record=FILE      append \"W off len\" / \"D off len\" per write / discard\n"
+		"  trace=FILE       append \"R|W|D off len\" per read, write and discard\n"
+		"  real-size=SIZE   counterfeit: only SIZE bytes are stored (data; --capacity)\n"
+		"  fake=wrap|drop   beyond real-size: wrap to offset %% real-size (default),\n"
+		"                   or drop writes (reads return zeros)\n"
+		"  cache=SIZE       write cache serving the last SIZE bytes written back\n"
+		"  multiplane=SIZE  reads crossing a multiple cost one level more (pages\n"
+		"                   read in pairs; default none)\n"
+		"  group=SIZE       allocation group: reads crossing it cost more again\n"
+		"  map-unit=SIZE    out-of-order writes below it rewrite the whole unit\n"
+		"  spikes=PCT       PCT%% of reads 300..800us slower (USB readers)\n"
+		"  stretch=PCT      PCT%% of accesses 1.5..4x slower (a busy host)\n"
+		"  drift=PCT        every cost drifts slowly by up to +-PCT%%\n"
+		"  Presets:\n");
+	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",
+				      presets[i].name, presets[i].what);
+	return text;
+}
+
+const char *const *sim_preset_names(void)
+{
+	static const char *names[NPRESETS + 1];
+	for (size_t i = 0; i < NPRESETS; i++)
+		names[i] = presets[i].name;
+	return names;
+}
