@@ -26,7 +26,7 @@ static bool lin_is_known(const struct autostate *s)
 	return s->have_lin && s->lin.n > 0 && !s->lin.at_least && s->lin.conf >= CONF_MEDIUM;
 }
 
-void make_advice(const struct autostate *s, struct advice *a)
+void advice_make(const struct autostate *s, struct advice *a)
 {
 	const uint64_t mib = 1ull << 20, seg = 2ull << 20;
 
@@ -118,7 +118,7 @@ static void print_partitioning(FILE *f, const struct autostate *s, const struct 
 		fprintf(f, "    sudo mkfs.vfat /dev/sdX1\n");
 }
 
-void print_advice(FILE *f, const struct autostate *s, const struct advice *a)
+void advice_print(FILE *f, const struct autostate *s, const struct advice *a)
 {
 	uint64_t section = (uint64_t)a->f2fs_segs_per_section * (2u << 20);
 	char au[FMT_BUF], sec[FMT_BUF], cmd[256];
@@ -150,16 +150,16 @@ void print_advice(FILE *f, const struct autostate *s, const struct advice *a)
 			"  prefer a log-structured filesystem (f2fs) for small-write workloads.\n");
 }
 
-void json_advice(struct jw *w, const struct autostate *s)
+void advice_json(struct jw *w, const struct autostate *s)
 {
 	struct advice a;
 	char line[256];
 
-	make_advice(s, &a);
+	advice_make(s, &a);
 	jw_object_begin(w, "advice");
 	jw_uint(w, "align_bytes", a.unit);
 	jw_uint(w, "erase_block_bytes", a.au);
-	jw_string(w, "align_source", source_id(a.au_source));
+	jw_string(w, "align_source", auto_source_id(a.au_source));
 	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
 	if (has_fat_partition(&a))
 		jw_uint(w, "linux_partition_start_sectors", a.after_fat / SECTOR);

@@ -31,19 +31,6 @@
 #include "lib/units.h"
 #include "vm.h"
 
-void note_status(struct autostate *s, const struct run_status *st)
-{
-	if (st->interrupted) {
-		int sig = safety_exit_status_for_signal();
-		s->status = sig ? sig : 130;
-		s->stop = true;
-	} else if (st->nfailures) {
-		s->status = 1;
-		if (st->partial)
-			s->stop = true;
-	}
-}
-
 /* ------------------------------------------------------------ write phase */
 
 static int rows_between(uint64_t hi, uint64_t lo)
@@ -160,30 +147,6 @@ static uint64_t page_row(uint64_t e, uint64_t page, unsigned int lbs)
 	return b;
 }
 
-double rate_at(const struct rate_result *r, uint64_t blocksize)
-{
-	for (int i = 0; i < r->nrows; i++)
-		if (r->rows[i].blocksize == blocksize && !r->rows[i].failed[0])
-			return r->rows[i].rate[0];
-	return 0;
-}
-
-/* Runs at the erase size now tested (a recheck at twice the size keeps the others). */
-bool current_run(const struct autostate *s, const struct au_run *r)
-{
-	return r->r.erasesize == s->erasesize;
-}
-
-const struct au_run *find_run(const struct autostate *s, long long nr, bool random)
-{
-	const struct au_run *found = NULL;
-	/* the latest: a re-measured run replaces an unclear one */
-	for (int i = 0; i < s->nruns; i++)
-		if (current_run(s, &s->runs[i]) && s->runs[i].nr == nr && s->runs[i].random == random)
-			found = &s->runs[i];
-	return found;
-}
-
 /* One --open-au run; NULL when it may not or could not run. */
 static struct au_run *open_au_run(struct autostate *s, long long nr, bool random)
 {
@@ -231,14 +194,14 @@ static struct au_run *open_au_run(struct autostate *s, long long nr, bool random
 	s->write_ns += s->d->device_ns - before;
 	run->stopped_early = w->stopped_early;
 	run->cut_by_cap = w->cut_by_cap;
-	note_status(s, &run->r.st);
+	auto_note_status(s, &run->r.st);
 	run->verdict = analyze_open_au_run(&run->r, s->pagesize);
-	run->ref_ratio = ratio_to_one_au(s, run);
+	run->ref_ratio = auto_ratio_to_one_au(s, run);
 	if (run->verdict == RUN_HOLDS && run->ref_ratio > 0 && run->ref_ratio < REF_SLOW) {
 		run->verdict = RUN_COLLAPSED;
 		run->by_reference = true;
 	}
-	double lin = random ? ratio_to_linear(s, run) : 0;
+	double lin = random ? auto_ratio_to_linear(s, run) : 0;
 	if (run->verdict == RUN_HOLDS && lin > 0 && lin < RANDOM_SLOW) {
 		run->verdict = RUN_COLLAPSED;
 		run->by_reference = true;
@@ -384,7 +347,7 @@ static void run_find_fat(struct autostate *s)
 	s->write_ns += s->d->device_ns - before;
 	s->have_fat = true;
 	s->fat_stopped_early = w->stopped_early;
-	note_status(s, &s->fat.st);
+	auto_note_status(s, &s->fat.st);
 	analyze_fat_rows(s);
 	if (w->cut_by_cap) {
 		s->cap_hit = true;
@@ -446,14 +409,14 @@ static void choose_open_offset(struct autostate *s)
  */
 static void recheck_bigger_erase(struct autostate *s)
 {
-	const struct au_run *one = find_run(s, 1, false);
+	const struct au_run *one = auto_find_run(s, 1, false);
 	uint64_t e = s->erasesize;
 	if (!one || one->verdict == RUN_HOLDS || one->cut_by_cap || s->stop || 2 * e > s->d->size / 8)
 		return;
 	s->erasesize = 2 * e;
 	choose_open_offset(s);
 	search_open_aus(s, false, OPEN_AU_MAX_NR, false);
-	const struct au_run *again = find_run(s, 1, false);
+	const struct au_run *again = auto_find_run(s, 1, false);
 	if (again && again->verdict == RUN_HOLDS) {
 		char a[FMT_BUF], b[FMT_BUF];
 		size_t len = strlen(s->erase.evidence);
@@ -476,7 +439,7 @@ static void run_write_phase(struct autostate *s)
 
 	search_open_aus(s, false, OPEN_AU_MAX_NR, false);
 	recheck_bigger_erase(s);
-	estimate_open_aus(s, false, NULL, &s->lin);
+	auto_estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 
 	/*
@@ -485,16 +448,16 @@ static void run_write_phase(struct autostate *s)
 	 */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
 	search_open_aus(s, true, s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR, true);
-	estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
+	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
 	/*
 	 * Collecting a small erase block is cheap (old 128..512 KiB NAND, a few
 	 * page programs), so one block over the random limit may not show.
 	 */
 	if (s->erasesize <= SMALL_ERASE)
-		limit_conf(&s->rnd, CONF_LOW, "small erase blocks are collected cheaply: "
+		auto_limit_conf(&s->rnd, CONF_LOW, "small erase blocks are collected cheaply: "
 			   "one more random block may not show");
-	uint64_t unit = random_mapping_unit(s);
+	uint64_t unit = auto_random_mapping_unit(s);
 	s->map_unit = unit;
 	if (unit) {
 		char u[FMT_BUF];
@@ -506,8 +469,8 @@ static void run_write_phase(struct autostate *s)
 
 	if (s->erase.conf < CONF_MEDIUM) {
 		const char *why = "erase size itself uncertain";
-		limit_conf(&s->lin, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
-		limit_conf(&s->rnd, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
+		auto_limit_conf(&s->lin, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
+		auto_limit_conf(&s->rnd, s->erase.conf > CONF_LOW ? s->erase.conf : CONF_LOW, why);
 		if (s->fatest.conf > CONF_LOW)
 			s->fatest.conf = CONF_LOW;
 	}
@@ -548,8 +511,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 
 	uint64_t advertised = d->size;
 	if (o->destructive)
-		run_capacity_first(s);
-	rc = s->stop ? 0 : run_alignment(s);
+		auto_run_capacity_first(s);
+	rc = s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
 		d->size = advertised;
 		if (o->json)
@@ -567,12 +530,12 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	d->size = advertised;	/* the report shows what the card claims */
 
 	if (o->json)
-		print_json(out, s);
+		auto_print_json(out, s);
 	else
-		print_text(out, s);
+		auto_print_text(out, s);
 	if (o->plot)
-		plot_runs(o->plot, s);
-	report_failure(s);
+		auto_plot_runs(o->plot, s);
+	auto_report_failure(s);
 	rc = s->status ? s->status : s->have_cap ? capacity_exit_status(&s->cap) : 0;
 	free_state(s);
 	return rc;

@@ -82,7 +82,7 @@ static bool same_estimate(const struct size_estimate *a, const struct size_estim
 	return a->bytes == b->bytes;
 }
 
-int run_alignment(struct autostate *s)
+int auto_run_alignment(struct autostate *s)
 {
 	struct params ap = *s->p;
 	char msg[256];
@@ -105,7 +105,7 @@ int run_alignment(struct autostate *s)
 		last_ns = s->d->device_ns - before;
 		s->align_ns += last_ns;
 		s->nalign++;
-		note_status(s, &r->st);
+		auto_note_status(s, &r->st);
 		merge_align_runs(s);
 		analyze_align(&s->align, &s->erase, &s->page);
 		if (s->stop)
@@ -129,7 +129,7 @@ int run_alignment(struct autostate *s)
  * every later test sees (restored for the report), so none of them
  * measures, or overwrites, the lie beyond it.
  */
-void run_capacity_first(struct autostate *s)
+void auto_run_capacity_first(struct autostate *s)
 {
 	char err[1024] = "";
 
@@ -143,19 +143,5 @@ void run_capacity_first(struct autostate *s)
 	}
 	if (s->cap.verdict != CAP_GENUINE)
 		s->d->size = s->cap.real_lo / s->d->lbs * s->d->lbs;
-}
-
-void capacity_headline(FILE *f, const struct autostate *s)
-{
-	char line[512], b[FMT_BUF];
-
-	if (!s->have_cap || s->cap.verdict == CAP_UNKNOWN)
-		return;
-	capacity_summary(line, sizeof line, &s->cap);
-	if (s->cap.verdict == CAP_GENUINE)
-		fprintf(f, "  %-22s %s\n", "capacity", line);
-	else
-		fprintf(f, "%s\nEvery test below stayed inside the first %s.\n", line,
-			fmt_size(b, s->cap.real_lo));
 }
 

@@ -9,7 +9,6 @@
 #include "identity/identity.h"
 #include "lib/msg.h"
 #include "report/report.h"
-#include "cmd/run.h"
 #include "safety/safety.h"
 #include "lib/units.h"
 
@@ -33,7 +32,7 @@ static double slowdown(const struct au_run *good, const struct au_run *worse)
 		return 0;
 	for (int i = 0; i < good->r.nrows; i++) {
 		uint64_t bs = good->r.rows[i].blocksize;
-		double g = rate_at(&good->r, bs), w = rate_at(&worse->r, bs);
+		double g = auto_rate_at(&good->r, bs), w = auto_rate_at(&worse->r, bs);
 
 		if (g > 0 && w > 0)
 			ratio = g / w;	/* rows go down in size: the last match is the smallest */
@@ -45,7 +44,7 @@ static double slowdown(const struct au_run *good, const struct au_run *worse)
 static const struct au_run *first_collapse_above(const struct autostate *s, int n, bool random)
 {
 	for (int k = n + 1; k <= OPEN_AU_MAX_NR; k++) {
-		const struct au_run *r = find_run(s, k, random);
+		const struct au_run *r = auto_find_run(s, k, random);
 
 		if (r && r->verdict == RUN_COLLAPSED)
 			return r;
@@ -68,7 +67,7 @@ static void say_open_limit(FILE *f, const struct autostate *s, const struct coun
 		return;
 	}
 	if (random && c->n == 0) {
-		double x = slowdown(find_run(s, 1, false), find_run(s, 1, true));
+		double x = slowdown(auto_find_run(s, 1, false), auto_find_run(s, 1, true));
 
 		fprintf(f, "  Writing out of order is slow even in one place at a time");
 		if (x >= 1.05)
@@ -77,7 +76,7 @@ static void say_open_limit(FILE *f, const struct autostate *s, const struct coun
 		return;
 	}
 	const struct au_run *worse = first_collapse_above(s, c->n, random);
-	double x = slowdown(find_run(s, c->n, random), worse);
+	double x = slowdown(auto_find_run(s, c->n, random), worse);
 
 	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
 		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
@@ -183,7 +182,7 @@ static void print_raw(FILE *f, const struct autostate *s)
 	}
 	/* linear runs, then random ones, each by ascending N (not in search order) */
 	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
-		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+		const struct au_run *r = auto_find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
 		if (!r)
 			continue;
 		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
@@ -219,7 +218,8 @@ static void print_command(FILE *f, const struct autostate *s)
 	else
 		fprintf(f, "$ flashbench --auto%s %s\n", s->o->destructive ? " --destructive" : "", dev);
 	if (s->have_cap && s->cap.verdict != CAP_GENUINE)
-		capacity_headline(f, s);	/* a fake card first: every number below is measured on it */
+		if (s->have_cap)
+		capacity_headline(f, &s->cap);	/* a fake card first: every number below is measured on it */
 	if (s->d->bytes_written)
 		fprintf(f, "Wrote %s (%" PRIu64 " bytes) to %s.\n", fmt_size(b, s->d->bytes_written),
 			s->d->bytes_written, dev);
@@ -227,7 +227,7 @@ static void print_command(FILE *f, const struct autostate *s)
 		fprintf(f, "Wrote nothing to %s: only read it.\n", dev);
 }
 
-void print_text(FILE *f, const struct autostate *s)
+void auto_print_text(FILE *f, const struct autostate *s)
 {
 	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
 	char b[FMT_BUF], t[FMT_BUF];
@@ -241,7 +241,8 @@ void print_text(FILE *f, const struct autostate *s)
 
 	fprintf(f, "\nVerdict\n");
 	if (s->have_cap && s->cap.verdict == CAP_GENUINE)
-		capacity_headline(f, s);
+		if (s->have_cap)
+		capacity_headline(f, &s->cap);
 	print_summary(f, s);
 	print_size_estimate(f, "erase block size", &s->erase, v);
 	print_size_estimate(f, "page size", &s->page, v);
@@ -264,8 +265,8 @@ void print_text(FILE *f, const struct autostate *s)
 		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
 	print_rerun_hint(f, s, dev);
 
-	make_advice(s, &a);
-	print_advice(f, s, &a);
+	advice_make(s, &a);
+	advice_print(f, s, &a);
 	if (!s->o->destructive)
 		fprintf(f, "\nNothing was written. To find the open erase blocks and the FAT area\n"
 			"(this OVERWRITES data on %s):\n  flashbench --auto --destructive %s\n", dev, dev);
@@ -278,22 +279,11 @@ void print_text(FILE *f, const struct autostate *s)
 
 /* ------------------------------------------------------------ JSON report */
 
-/* Where a size came from, as an enum value: "measured", "sysfs_preferred_erase_size", "default" */
-const char *source_id(const char *source)
-{
-	if (!source)
-		return NULL;
-	if (strstr(source, "sysfs"))
-		return "sysfs_preferred_erase_size";
-	return strstr(source, "default") ? "default" : "measured";
-}
-
-
 static void json_write_phase(struct jw *w, const struct autostate *s)
 {
 	jw_object_begin(w, "write_phase");
 	jw_uint(w, "erasesize_bytes", s->erasesize);
-	jw_string(w, "erasesize_source", source_id(s->erase_source));
+	jw_string(w, "erasesize_source", auto_source_id(s->erase_source));
 	jw_uint(w, "open_au_offset_bytes", s->open_offset);
 	jw_array_begin(w, "open_au_runs");
 	for (int i = 0; i < s->nruns; i++) {
@@ -352,7 +342,7 @@ static void json_cost(struct jw *w, const struct autostate *s)
 	jw_object_end(w);
 }
 
-void print_json(FILE *f, const struct autostate *s)
+void auto_print_json(FILE *f, const struct autostate *s)
 {
 	struct jw w;
 	struct run_status st;
@@ -361,7 +351,10 @@ void print_json(FILE *f, const struct autostate *s)
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
 	json_envelope(&w, "auto");
-	json_device(&w, s->d, dev);
+	struct dev_facts facts;
+
+	dev_facts_fill(&facts, s->d);
+	json_device_facts(&w, &facts, dev);
 	identity_json(&w, "identity", s->id);
 	if (s->have_cap)
 		capacity_json(&w, "capacity", &s->cap);
@@ -376,7 +369,7 @@ void print_json(FILE *f, const struct autostate *s)
 	if (s->have_fat)
 		json_fat_estimate(&w, "fat_area", &s->fatest);
 	jw_object_end(&w);
-	json_advice(&w, s);
+	advice_json(&w, s);
 
 	jw_object_begin(&w, "auto");
 	jw_bool(&w, "destructive", s->o->destructive);
@@ -399,13 +392,13 @@ void print_json(FILE *f, const struct autostate *s)
 }
 
 /* --plot: the --open-au runs, linear then random, each by ascending N */
-void plot_runs(FILE *f, const struct autostate *s)
+void auto_plot_runs(FILE *f, const struct autostate *s)
 {
 	struct svg_run runs[MAX_AU_RUNS];
 	int n = 0;
 
 	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1) && n < MAX_AU_RUNS; k++) {
-		const struct au_run *r = find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
+		const struct au_run *r = auto_find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
 
 		if (r && r->r.nrows > 0)
 			runs[n++] = (struct svg_run){ &r->r, r->nr, r->random, r->verdict == RUN_COLLAPSED };
@@ -416,7 +409,7 @@ void plot_runs(FILE *f, const struct autostate *s)
 	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n);
 }
 
-void report_failure(const struct autostate *s)
+void auto_report_failure(const struct autostate *s)
 {
 	struct run_status st;
 

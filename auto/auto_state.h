@@ -113,37 +113,38 @@ static inline enum confidence conf_min(enum confidence a, enum confidence b)
 	return a < b ? a : b;
 }
 
-/* the search (auto/auto.c) */
-double rate_at(const struct rate_result *r, uint64_t blocksize);
-const struct au_run *find_run(const struct autostate *s, long long nr, bool random);
-void capacity_headline(FILE *f, const struct autostate *s);
-
-void note_status(struct autostate *s, const struct run_status *st);
-bool current_run(const struct autostate *s, const struct au_run *r);
+/* the state's accessors (auto/auto_state.c) */
+/* The rate of r's row at blocksize; 0 if none or it failed. */
+double auto_rate_at(const struct rate_result *r, uint64_t blocksize);
+/* The latest run at the erase size now tested with nr erase blocks, or NULL. */
+const struct au_run *auto_find_run(const struct autostate *s, long long nr, bool random);
+/* A run's failures or interruption into the session's status. */
+void auto_note_status(struct autostate *s, const struct run_status *st);
+bool auto_current_run(const struct autostate *s, const struct au_run *r);
+/* Where a size came from, as a JSON enum value. */
+const char *auto_source_id(const char *source);
 
 /* the read-only phase (auto/auto_align.c) */
-int run_alignment(struct autostate *s);
-void run_capacity_first(struct autostate *s);
+int auto_run_alignment(struct autostate *s);
+void auto_run_capacity_first(struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
-double ratio_to_one_au(const struct autostate *s, const struct au_run *run);
-double ratio_to_linear(const struct autostate *s, const struct au_run *run);
-uint64_t random_mapping_unit(const struct autostate *s);
-void limit_conf(struct count_estimate *c, enum confidence cap, const char *why);
-void estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
+double auto_ratio_to_one_au(const struct autostate *s, const struct au_run *run);
+double auto_ratio_to_linear(const struct autostate *s, const struct au_run *run);
+uint64_t auto_random_mapping_unit(const struct autostate *s);
+void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *why);
+void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 		       struct count_estimate *out);
 
 /* the advice (auto/advice.c) */
-void make_advice(const struct autostate *s, struct advice *a);
-void print_advice(FILE *f, const struct autostate *s, const struct advice *a);
-void json_advice(struct jw *w, const struct autostate *s);
+void advice_make(const struct autostate *s, struct advice *a);
+void advice_print(FILE *f, const struct autostate *s, const struct advice *a);
+void advice_json(struct jw *w, const struct autostate *s);
 
 /* the report (auto/auto_report.c) */
-void print_text(FILE *f, const struct autostate *s);
-void print_json(FILE *f, const struct autostate *s);
-void plot_runs(FILE *f, const struct autostate *s);	/* --plot */
-void report_failure(const struct autostate *s);	/* the first failed I/O, on stderr */
-/* where a size came from, as a JSON enum value */
-const char *source_id(const char *source);
+void auto_print_text(FILE *f, const struct autostate *s);
+void auto_print_json(FILE *f, const struct autostate *s);
+void auto_plot_runs(FILE *f, const struct autostate *s);	/* --plot */
+void auto_report_failure(const struct autostate *s);	/* the first failed I/O, on stderr */
 
 #endif

@@ -15,13 +15,13 @@
  * simulated cards within the limit the ratio stays above 0.94; one block
  * over it, below 0.65.
  */
-double ratio_to_one_au(const struct autostate *s, const struct au_run *run)
+double auto_ratio_to_one_au(const struct autostate *s, const struct au_run *run)
 {
-	const struct au_run *one = find_run(s, 1, run->random);
+	const struct au_run *one = auto_find_run(s, 1, run->random);
 	if (!one || one == run || one->verdict != RUN_HOLDS || run->r.nrows == 0)
 		return 0;
 	const struct rate_row *last = &run->r.rows[run->r.nrows - 1];
-	double ref = rate_at(&one->r, last->blocksize);
+	double ref = auto_rate_at(&one->r, last->blocksize);
 	return ref > 0 && !last->failed[0] ? last->rate[0] / ref : 0;
 }
 
@@ -32,15 +32,15 @@ double ratio_to_one_au(const struct autostate *s, const struct au_run *run)
  * 1% of linear with any number of blocks).
  */
 
-double ratio_to_linear(const struct autostate *s, const struct au_run *run)
+double auto_ratio_to_linear(const struct autostate *s, const struct au_run *run)
 {
-	const struct au_run *one = find_run(s, 1, false);
+	const struct au_run *one = auto_find_run(s, 1, false);
 	if (!one || one->verdict != RUN_HOLDS)
 		return 0;
 	/* the smallest block size both runs wrote (linear runs stop at larger sizes) */
 	for (int i = run->r.nrows - 1; i >= 0; i--) {
 		const struct rate_row *row = &run->r.rows[i];
-		double ref = rate_at(&one->r, row->blocksize);
+		double ref = auto_rate_at(&one->r, row->blocksize);
 		if (ref > 0 && !row->failed[0])
 			return row->rate[0] / ref;
 	}
@@ -53,18 +53,18 @@ double ratio_to_linear(const struct autostate *s, const struct au_run *run)
  * size from which one random erase block keeps up with linear writes,
  * when smaller ones do not. 0 when it does not show.
  */
-uint64_t random_mapping_unit(const struct autostate *s)
+uint64_t auto_random_mapping_unit(const struct autostate *s)
 {
-	const struct au_run *rnd = find_run(s, 1, true), *lin = find_run(s, 1, false);
+	const struct au_run *rnd = auto_find_run(s, 1, true), *lin = auto_find_run(s, 1, false);
 	bool slow_below = false;
 	if (!rnd || !lin || lin->verdict != RUN_HOLDS || lin->r.nrows == 0)
 		return 0;
 	/* from the smallest block size up: slow rows, then the first one that keeps up */
 	for (int i = rnd->r.nrows - 1; i >= 0; i--) {
 		const struct rate_row *row = &rnd->r.rows[i];
-		double ref = rate_at(&lin->r, row->blocksize);
+		double ref = auto_rate_at(&lin->r, row->blocksize);
 		if (ref <= 0)	/* linear runs stop higher; their rate is flat */
-			ref = rate_at(&lin->r, lin->r.rows[lin->r.nrows - 1].blocksize);
+			ref = auto_rate_at(&lin->r, lin->r.rows[lin->r.nrows - 1].blocksize);
 		if (row->failed[0] || ref <= 0)
 			continue;
 		if (row->rate[0] < MAP_UNIT_FAST * ref)
@@ -80,13 +80,13 @@ static int collect_runs(struct autostate *s, bool random, const struct rate_resu
 {
 	int n = 0;
 	for (int i = 0; i < s->nruns; i++)
-		if (current_run(s, &s->runs[i]) && s->runs[i].random == random)
+		if (auto_current_run(s, &s->runs[i]) && s->runs[i].random == random)
 			n++;
 	/* ascending N (insertion order differs while bisecting) */
 	int k = 0;
 	for (long long nr = 1; nr <= OPEN_AU_MAX_NR && k < n; nr++)
 		for (int i = 0; i < s->nruns; i++)
-			if (current_run(s, &s->runs[i]) && s->runs[i].random == random &&
+			if (auto_current_run(s, &s->runs[i]) && s->runs[i].random == random &&
 			    s->runs[i].nr == nr) {
 				rs[k] = &s->runs[i].r;
 				nrs[k] = nr;
@@ -110,7 +110,7 @@ static struct bracket search_bracket(const struct autostate *s, bool random)
 
 	for (int i = 0; i < s->nruns; i++) {
 		const struct au_run *r = &s->runs[i];
-		if (r->random != random || !current_run(s, r) || find_run(s, r->nr, random) != r)
+		if (r->random != random || !auto_current_run(s, r) || auto_find_run(s, r->nr, random) != r)
 			continue;	/* another mode or size, or measured again later */
 		if (r->verdict == RUN_HOLDS) {
 			if (r->nr > b.hold)
@@ -149,7 +149,7 @@ static void reconcile_open_aus(struct autostate *s, bool random, struct count_es
 	out->at_least = !exact;
 	out->conf = CONF_LOW;
 	/* the series saw no collapse only where one block was clearly slowed down */
-	const struct au_run *first = find_run(s, b.collapse, random);
+	const struct au_run *first = auto_find_run(s, b.collapse, random);
 	if (b.consistent && exact && series_higher && first && first->by_reference &&
 	    first->ref_ratio < REF_CLEAR) {
 		char sz[FMT_BUF];
@@ -171,7 +171,7 @@ static void reconcile_open_aus(struct autostate *s, bool random, struct count_es
 			 series);
 }
 
-void limit_conf(struct count_estimate *c, enum confidence cap, const char *why)
+void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *why)
 {
 	if (c->conf > cap) {
 		c->conf = cap;
@@ -185,7 +185,7 @@ void limit_conf(struct count_estimate *c, enum confidence cap, const char *why)
  * erase blocks open), else NULL. A lower bound is not the count: "at least
  * N" never claims more than low confidence.
  */
-void estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
+void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 			      struct count_estimate *out)
 {
 	reconcile_open_aus(s, random, out);
@@ -197,6 +197,6 @@ void estimate_open_aus(struct autostate *s, bool random, const struct count_esti
 			 "%sno more than the linear limit", len ? "; " : "");
 	}
 	if (out->at_least)
-		limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
+		auto_limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
 						      : "no collapse up to the largest N tried");
 }

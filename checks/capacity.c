@@ -38,7 +38,6 @@
 
 #include "measure/measure.h"
 #include "report/report.h"
-#include "cmd/run.h"
 #include "safety/safety.h"
 #include "lib/units.h"
 #include "vm.h"
@@ -609,7 +608,10 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
 	json_envelope(&w, "capacity");
-	json_device(&w, d, device);
+	struct dev_facts facts;
+
+	dev_facts_fill(&facts, d);
+	json_device_facts(&w, &facts, device);
 	jw_string(&w, "summary", line);
 	capacity_json(&w, "capacity", r);
 	json_status(&w, &(struct run_status){
@@ -621,4 +623,18 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 	jw_object_end(&w);
 	jw_finish(&w);
 	fflush(f);
+}
+
+void capacity_headline(FILE *f, const struct capacity_result *r)
+{
+	char line[512], b[FMT_BUF];
+
+	if (r->verdict == CAP_UNKNOWN)
+		return;
+	capacity_summary(line, sizeof line, r);
+	if (r->verdict == CAP_GENUINE)
+		fprintf(f, "  %-22s %s\n", "capacity", line);
+	else
+		fprintf(f, "%s\nEvery test below stayed inside the first %s.\n", line,
+			fmt_size(b, r->real_lo));
 }

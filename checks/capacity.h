@@ -51,6 +51,11 @@ const char *capacity_verdict_name(enum cap_verdict v);
 
 /* "counterfeit: advertises 64GiB, stores 7.5GiB (wraps to offset 0 beyond)" */
 void capacity_summary(char *buf, size_t n, const struct capacity_result *r);
+/*
+ * --auto's headline: a fake's summary and that the tests stayed inside its
+ * real size, or the "capacity" line of a genuine card; nothing when unknown.
+ */
+void capacity_headline(FILE *f, const struct capacity_result *r);
 /* Summary line, then the details. */
 void capacity_text(FILE *f, const struct capacity_result *r);
 /* The result as one object member (for --auto and the --capacity document). */

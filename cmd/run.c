@@ -64,15 +64,6 @@ void report_verdict_compute(const struct report *rep, struct report_verdict *v)
 		v->collapse = analyze_open_au_run(rep->rates, 0);
 }
 
-void json_device(struct jw *w, const struct dev *d, const char *name)
-{
-	struct dev_facts f;
-
-	if (d)
-		dev_facts_fill(&f, d);
-	json_device_facts(w, d ? &f : NULL, name);
-}
-
 static bool test_writes(const struct options *o, enum action a)
 {
 	switch (a) {

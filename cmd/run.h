@@ -9,9 +9,6 @@
 /* The analysis of the run rep holds (-a, --find-fat, --open-au), before rendering. */
 void report_verdict_compute(const struct report *rep, struct report_verdict *v);
 
-/* The "device" member of a JSON document for d (NULL: the name only). */
-void json_device(struct jw *w, const struct dev *d, const char *name);
-
 /* The device of o: opened, checked, its test(s) run and reported. Returns the exit status. */
 int run_device(struct options *o);
 /* Would o's action write to the device? */

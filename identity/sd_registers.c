@@ -342,11 +342,11 @@ static void put_manufacturer(struct identity *id, unsigned int mid, bool mmc)
 	char hex[8];
 
 	snprintf(hex, sizeof hex, "0x%02x", mid);
-	put_text(id, "manufacturer_id", "%s", hex);
+	fact_text(id, "manufacturer_id", "%s", hex);
 	if (vendor && remark)
-		put_text(id, "manufacturer", "%s (%s)", vendor, remark);
+		fact_text(id, "manufacturer", "%s (%s)", vendor, remark);
 	else
-		put_text(id, "manufacturer", "%s", vendor ? vendor : "unknown");
+		fact_text(id, "manufacturer", "%s", vendor ? vendor : "unknown");
 }
 
 static void put_oem_id(struct identity *id, const struct card_cid *c, bool mmc)
@@ -355,14 +355,14 @@ static void put_oem_id(struct identity *id, const struct card_cid *c, bool mmc)
 
 	snprintf(hex, sizeof hex, mmc ? "0x%02x" : "0x%04x", c->oid);
 	if (mmc && is_printable_ascii(c->oid))
-		put_text_json(id, "oem_id", hex, "%s \"%c\"", hex, (char)c->oid);
+		fact_text_json(id, "oem_id", hex, "%s \"%c\"", hex, (char)c->oid);
 	else if (mmc)
-		put_text(id, "oem_id", "%s", hex);
+		fact_text(id, "oem_id", "%s", hex);
 	else if (is_ascii_pair(c->oid))
-		put_text_json(id, "oem_id", hex, "%s \"%c%c\"", hex, (char)(c->oid >> 8),
+		fact_text_json(id, "oem_id", hex, "%s \"%c%c\"", hex, (char)(c->oid >> 8),
 			      (char)(c->oid & 0xff));
 	else
-		put_text_json(id, "oem_id", hex, "%s (not ASCII)", hex);
+		fact_text_json(id, "oem_id", hex, "%s (not ASCII)", hex);
 }
 
 static void put_product(struct identity *id, const struct card_cid *c)
@@ -372,11 +372,11 @@ static void put_product(struct identity *id, const struct card_cid *c)
 	bool spaced = name[0] == ' ' || (name[0] && name[strlen(name) - 1] == ' ');
 
 	if (clean && !spaced)
-		put_text(id, "product", "%s", name);
+		fact_text(id, "product", "%s", name);
 	else
-		put_text_json(id, "product", name, "\"%s\"", name);
+		fact_text_json(id, "product", name, "\"%s\"", name);
 	if (!clean)
-		add_note(id, "product name holds non-printable bytes (\"%s\"): no-name or generic card",
+		fact_note(id, "product name holds non-printable bytes (\"%s\"): no-name or generic card",
 			 name);
 }
 
@@ -395,16 +395,16 @@ static unsigned int mmc_year(unsigned int year, unsigned int month, const char *
 static void note_sd_cid(struct identity *id, const struct card_cid *c)
 {
 	if (c->mid == 0x03 && !is_ascii_pair(c->oid))
-		add_note(id, "SanDisk manufacturer ID 0x03 with a non-ASCII OEM ID 0x%04x: "
+		fact_note(id, "SanDisk manufacturer ID 0x03 with a non-ASCII OEM ID 0x%04x: "
 			 "relabelled or counterfeit card?", c->oid);
 	else if (c->mid == 0 && c->oid == 0)
-		add_note(id, "manufacturer and OEM IDs are zero: no-name card "
+		fact_note(id, "manufacturer and OEM IDs are zero: no-name card "
 			 "(such cards may share one serial number)");
 	else if (!is_ascii_pair(c->oid))
-		add_note(id, "OEM ID 0x%04x is not two ASCII characters: unusual for an SD card",
+		fact_note(id, "OEM ID 0x%04x is not two ASCII characters: unusual for an SD card",
 			 c->oid);
 	if (c->serial == 0)
-		add_note(id, "serial number is zero");
+		fact_note(id, "serial number is zero");
 }
 
 static void put_cid(struct identity *id, const struct card_cid *c, bool mmc, const char *sysfs_date)
@@ -416,13 +416,13 @@ static void put_cid(struct identity *id, const struct card_cid *c, bool mmc, con
 	put_manufacturer(id, c->mid, mmc);
 	put_oem_id(id, c, mmc);
 	if (mmc)
-		put_text(id, "device_type", "%s", cbx[c->cbx & 3]);
+		fact_text(id, "device_type", "%s", cbx[c->cbx & 3]);
 	put_product(id, c);
-	put_text(id, "revision", "%u.%u", c->hwrev, c->fwrev);
-	put_text(id, "serial", "0x%08" PRIx32, c->serial);
-	put_text(id, "manufactured", "%04u-%02u", year, c->month);
+	fact_text(id, "revision", "%u.%u", c->hwrev, c->fwrev);
+	fact_text(id, "serial", "0x%08" PRIx32, c->serial);
+	fact_text(id, "manufactured", "%04u-%02u", year, c->month);
 	if (c->month < 1 || c->month > 12)
-		add_note(id, "manufacturing month %u is invalid", c->month);
+		fact_note(id, "manufacturing month %u is invalid", c->month);
 	if (!mmc)
 		note_sd_cid(id, c);
 }
@@ -433,16 +433,16 @@ static void put_cid_attrs(struct identity *id, const char *devdir, bool mmc)
 	char buf[ATTR_MAX];
 	uint64_t v;
 
-	if (read_attr_u64(devdir, "manfid", &v))
+	if (sysfs_attr_u64(devdir, "manfid", &v))
 		put_manufacturer(id, (unsigned int)v, mmc);
-	if (read_attr(devdir, "oemid", buf, sizeof buf))
-		put_text(id, "oem_id", "%s", buf);
-	if (read_attr(devdir, "name", buf, sizeof buf))
-		put_text(id, "product", "%s", buf);
-	if (read_attr(devdir, "serial", buf, sizeof buf))
-		put_text(id, "serial", "%s", buf);
-	if (read_attr(devdir, "date", buf, sizeof buf))
-		put_text(id, "manufactured", "%s", buf);
+	if (sysfs_attr(devdir, "oemid", buf, sizeof buf))
+		fact_text(id, "oem_id", "%s", buf);
+	if (sysfs_attr(devdir, "name", buf, sizeof buf))
+		fact_text(id, "product", "%s", buf);
+	if (sysfs_attr(devdir, "serial", buf, sizeof buf))
+		fact_text(id, "serial", "%s", buf);
+	if (sysfs_attr(devdir, "date", buf, sizeof buf))
+		fact_text(id, "manufactured", "%s", buf);
 }
 
 static const char *tran_speed_text(unsigned int code, char *buf, size_t len)
@@ -471,15 +471,15 @@ static void put_csd_version(struct identity *id, const struct card_csd *c, bool 
 
 	if (mmc) {
 		if (c->structure == 3)
-			put_text(id, "csd_version", "3 (version in EXT_CSD)");
+			fact_text(id, "csd_version", "3 (version in EXT_CSD)");
 		else
-			put_text(id, "csd_version", "1.%u", c->structure);
+			fact_text(id, "csd_version", "1.%u", c->structure);
 		if (c->spec_vers < 5)
-			put_text(id, "mmc_spec", "%s", mmc_specs[c->spec_vers]);
+			fact_text(id, "mmc_spec", "%s", mmc_specs[c->spec_vers]);
 	} else if (c->structure == 1) {
-		put_text(id, "csd_version", "2.0 (%s)", c->c_size >= 0xffff ? "SDXC" : "SDHC");
+		fact_text(id, "csd_version", "2.0 (%s)", c->c_size >= 0xffff ? "SDXC" : "SDHC");
 	} else {
-		put_text(id, "csd_version", "%s", sd_versions[c->structure]);
+		fact_text(id, "csd_version", "%s", sd_versions[c->structure]);
 	}
 }
 
@@ -489,18 +489,18 @@ static void put_csd(struct identity *id, const struct card_csd *c, bool mmc)
 
 	put_csd_version(id, c, mmc);
 	if (c->capacity)
-		put_bytes(id, "csd_capacity", c->capacity, NULL);
-	put_text(id, "tran_speed", "%s", tran_speed_text(c->tran_speed, buf, sizeof buf));
-	put_text(id, "command_classes", "0x%03x", c->ccc);
+		fact_bytes(id, "csd_capacity", c->capacity, NULL);
+	fact_text(id, "tran_speed", "%s", tran_speed_text(c->tran_speed, buf, sizeof buf));
+	fact_text(id, "command_classes", "0x%03x", c->ccc);
 	if (c->erase_unit)
-		put_bytes(id, "csd_erase_unit", c->erase_unit, NULL);
+		fact_bytes(id, "csd_erase_unit", c->erase_unit, NULL);
 	if (c->perm_write_protect || c->tmp_write_protect) {
-		put_text(id, "write_protect", "%s", c->perm_write_protect ? "permanent" : "temporary");
-		add_note(id, "the card reports %s write protection in its CSD",
+		fact_text(id, "write_protect", "%s", c->perm_write_protect ? "permanent" : "temporary");
+		fact_note(id, "the card reports %s write protection in its CSD",
 			 c->perm_write_protect ? "permanent" : "temporary");
 	}
 	if (!mmc && c->structure == 0 && c->capacity > (2ull << 30))
-		add_note(id, "standard-capacity (SDSC) card larger than 2 GiB: non-standard");
+		fact_note(id, "standard-capacity (SDSC) card larger than 2 GiB: non-standard");
 }
 
 static void put_scr(struct identity *id, const struct sd_scr *s)
@@ -510,19 +510,19 @@ static void put_scr(struct identity *id, const struct sd_scr *s)
 	static const char *const cmds[] = { "CMD20", "CMD23", "CMD48/49", "CMD58/59" };
 	char buf[96] = "";
 
-	put_text(id, "sd_spec", "%s", scr_spec_version(s));
-	put_text(id, "bus_widths", "%s%s%s bit", s->bus_widths & 1 ? "1" : "",
+	fact_text(id, "sd_spec", "%s", scr_spec_version(s));
+	fact_text(id, "bus_widths", "%s%s%s bit", s->bus_widths & 1 ? "1" : "",
 		 (s->bus_widths & 5) == 5 ? ", " : "", s->bus_widths & 4 ? "4" : "");
 	if (s->security < 5)
-		put_text(id, "security", "%s", security[s->security]);
+		fact_text(id, "security", "%s", security[s->security]);
 	for (int i = 0; i < 4; i++) {
 		if (s->cmd_support & (1u << i)) {
 			size_t n = strlen(buf);
 			snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "", cmds[i]);
 		}
 	}
-	put_text(id, "optional_commands", "%s", buf[0] ? buf : "none");
-	put_text(id, "erased_data", "%s", s->data_stat_after_erase ? "ones" : "zeros");
+	fact_text(id, "optional_commands", "%s", buf[0] ? buf : "none");
+	fact_text(id, "erased_data", "%s", s->data_stat_after_erase ? "ones" : "zeros");
 }
 
 static void put_ssr(struct identity *id, const struct sd_ssr *s)
@@ -530,17 +530,17 @@ static void put_ssr(struct identity *id, const struct sd_ssr *s)
 	static const char *const classes[] = { "0", "2", "4", "6", "10" };
 
 	if (s->speed_class < 5)
-		put_text(id, "speed_class", "%s", classes[s->speed_class]);
+		fact_text(id, "speed_class", "%s", classes[s->speed_class]);
 	if (s->uhs_speed_grade)
-		put_text(id, "uhs_speed_grade", "U%u", s->uhs_speed_grade);
+		fact_text(id, "uhs_speed_grade", "U%u", s->uhs_speed_grade);
 	if (s->video_speed_class)
-		put_text(id, "video_speed_class", "V%u", s->video_speed_class);
+		fact_text(id, "video_speed_class", "V%u", s->video_speed_class);
 	if (s->app_perf_class)
-		put_text(id, "app_perf_class", "A%u", s->app_perf_class);
+		fact_text(id, "app_perf_class", "A%u", s->app_perf_class);
 	if (s->au_size)
-		put_bytes(id, "au_size", s->au_size, NULL);
+		fact_bytes(id, "au_size", s->au_size, NULL);
 	if (s->uhs_au_size)
-		put_bytes(id, "uhs_au_size", s->uhs_au_size, NULL);
+		fact_bytes(id, "uhs_au_size", s->uhs_au_size, NULL);
 }
 
 static const char *life_time_text(unsigned int v, char *buf, size_t len)
@@ -559,24 +559,24 @@ static void put_mmc_health(struct identity *id, const char *devdir)
 	unsigned int la, lb;
 	uint64_t v;
 
-	if (read_attr_u64(devdir, "pre_eol_info", &v)) {
-		put_text(id, "pre_eol_info", "%s", v < 4 ? eol[v] : "reserved");
+	if (sysfs_attr_u64(devdir, "pre_eol_info", &v)) {
+		fact_text(id, "pre_eol_info", "%s", v < 4 ? eol[v] : "reserved");
 		if (v == 2 || v == 3)
-			add_note(id, "eMMC pre-EOL status is %s: reserved blocks running out", eol[v]);
+			fact_note(id, "eMMC pre-EOL status is %s: reserved blocks running out", eol[v]);
 	}
-	if (read_attr(devdir, "life_time", buf, sizeof buf) &&
+	if (sysfs_attr(devdir, "life_time", buf, sizeof buf) &&
 	    sscanf(buf, "%x %x", &la, &lb) == 2) {
-		put_text(id, "life_time", "type A %s, type B %s", life_time_text(la, a, sizeof a),
+		fact_text(id, "life_time", "type A %s, type B %s", life_time_text(la, a, sizeof a),
 			 life_time_text(lb, b, sizeof b));
 		if (la >= 10 || lb >= 10)
-			add_note(id, "eMMC life time estimate is near or past its end");
+			fact_note(id, "eMMC life time estimate is near or past its end");
 	}
 	/* eMMC 5.0+: fwrev is the EXT_CSD firmware version, not a nibble */
-	if (read_attr(devdir, "fwrev", buf, sizeof buf) && strlen(buf) > 4)
-		put_text(id, "firmware", "%s", buf);
+	if (sysfs_attr(devdir, "fwrev", buf, sizeof buf) && strlen(buf) > 4)
+		fact_text(id, "firmware", "%s", buf);
 }
 
-bool is_mmc_type(const char *type)
+bool sd_is_mmc_type(const char *type)
 {
 	return !strcmp(type, "SD") || !strcmp(type, "MMC") || !strcmp(type, "SDIO") ||
 	       !strcmp(type, "SDcombo");
@@ -587,17 +587,17 @@ static void put_erase_sizes(struct identity *id, const char *devdir, bool mmc,
 {
 	uint64_t v;
 
-	if (read_attr_u64(devdir, "erase_size", &v))
-		put_bytes(id, "erase_size", v,
+	if (sysfs_attr_u64(devdir, "erase_size", &v))
+		fact_bytes(id, "erase_size", v,
 			  !mmc && v == 512 ? "(fixed for SDHC/SDXC: not the erase block)" : NULL);
-	if (read_attr_u64(devdir, "preferred_erase_size", &v)) {
+	if (sysfs_attr_u64(devdir, "preferred_erase_size", &v)) {
 		bool from_au = ssr && ssr->au_size == v;
-		put_bytes(id, "preferred_erase_size", v, from_au ? "(the card's AU size)" : NULL);
+		fact_bytes(id, "preferred_erase_size", v, from_au ? "(the card's AU size)" : NULL);
 		identity_set_preferred_erase_size(id, v);
 	}
 }
 
-void probe_mmc(struct identity *id, const char *devdir, const char *type)
+void sd_probe_mmc(struct identity *id, const char *devdir, const char *type)
 {
 	bool mmc = !strcmp(type, "MMC");
 	char buf[ATTR_MAX], date[64];
@@ -607,26 +607,26 @@ void probe_mmc(struct identity *id, const char *devdir, const char *type)
 	struct sd_ssr ssr;
 	bool have_ssr = false;
 
-	put_text(id, "card_type", "%s", type);
-	bool have_date = read_attr(devdir, "date", date, sizeof date);
-	bool have_cid = read_attr(devdir, "cid", buf, sizeof buf);
+	fact_text(id, "card_type", "%s", type);
+	bool have_date = sysfs_attr(devdir, "date", date, sizeof date);
+	bool have_cid = sysfs_attr(devdir, "cid", buf, sizeof buf);
 	if (have_cid && cid_decode(buf, mmc, &cid) == 0)
 		put_cid(id, &cid, mmc, have_date ? date : NULL);
 	else
 		put_cid_attrs(id, devdir, mmc);
 	if (have_cid)
-		put_text(id, "cid", "%s", buf);
-	if (read_attr(devdir, "csd", buf, sizeof buf)) {
+		fact_text(id, "cid", "%s", buf);
+	if (sysfs_attr(devdir, "csd", buf, sizeof buf)) {
 		if (csd_decode(buf, mmc, &csd) == 0)
 			put_csd(id, &csd, mmc);
-		put_text(id, "csd", "%s", buf);
+		fact_text(id, "csd", "%s", buf);
 	}
-	if (!mmc && read_attr(devdir, "scr", buf, sizeof buf)) {
+	if (!mmc && sysfs_attr(devdir, "scr", buf, sizeof buf)) {
 		if (scr_decode(buf, &scr) == 0)
 			put_scr(id, &scr);
-		put_text(id, "scr", "%s", buf);
+		fact_text(id, "scr", "%s", buf);
 	}
-	if (!mmc && read_attr(devdir, "ssr", buf, sizeof buf)) {
+	if (!mmc && sysfs_attr(devdir, "ssr", buf, sizeof buf)) {
 		have_ssr = ssr_decode(buf, &ssr) == 0;
 		if (have_ssr)
 			put_ssr(id, &ssr);

@@ -1,0 +1,58 @@
+/*
+ * --auto's state and its accessors: the runs measured so far, how the
+ * session stands. Below every other unit of auto/: the search (auto.c),
+ * the phases, the verdicts, the advice and the report read the state
+ * through these and never call back up.
+ */
+#include "auto/auto_state.h"
+
+#include <string.h>
+
+#include "safety/safety.h"
+
+void auto_note_status(struct autostate *s, const struct run_status *st)
+{
+	if (st->interrupted) {
+		int sig = safety_exit_status_for_signal();
+		s->status = sig ? sig : 130;
+		s->stop = true;
+	} else if (st->nfailures) {
+		s->status = 1;
+		if (st->partial)
+			s->stop = true;
+	}
+}
+
+double auto_rate_at(const struct rate_result *r, uint64_t blocksize)
+{
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize == blocksize && !r->rows[i].failed[0])
+			return r->rows[i].rate[0];
+	return 0;
+}
+
+/* Runs at the erase size now tested (a recheck at twice the size keeps the others). */
+bool auto_current_run(const struct autostate *s, const struct au_run *r)
+{
+	return r->r.erasesize == s->erasesize;
+}
+
+const struct au_run *auto_find_run(const struct autostate *s, long long nr, bool random)
+{
+	const struct au_run *found = NULL;
+	/* the latest: a re-measured run replaces an unclear one */
+	for (int i = 0; i < s->nruns; i++)
+		if (auto_current_run(s, &s->runs[i]) && s->runs[i].nr == nr && s->runs[i].random == random)
+			found = &s->runs[i];
+	return found;
+}
+
+/* Where a size came from, as an enum value: "measured", "sysfs_preferred_erase_size", "default" */
+const char *auto_source_id(const char *source)
+{
+	if (!source)
+		return NULL;
+	if (strstr(source, "sysfs"))
+		return "sysfs_preferred_erase_size";
+	return strstr(source, "default") ? "default" : "measured";
+}
