@@ -321,8 +321,12 @@ void align_name_levels(const struct align_ladder *l, struct size_estimate *erase
 		if (l->lv[k].at > ERASE_MAX) {
 			if (!erase->group)
 				erase->group = l->lv[k].at;
-			describe_level(erase->evidence, sizeof(erase->evidence), l, k,
-				       "allocation group (above the largest erase block)");
+			char c[FMT_BUF], d[FMT_BUF];
+			appendf(erase->evidence, sizeof(erase->evidence),
+				"%sallocation group: a further step at %s (diff %s over %s), above the "
+				"largest erase block (%s)", erase->evidence[0] ? "; " : "",
+				fmt_size(a, l->lv[k].at), fmt_time(b, (int64_t)l->lv[k].h),
+				fmt_time(c, (int64_t)l->lv[k - 1].h), fmt_size(d, ERASE_MAX));
 		}
 }
 
