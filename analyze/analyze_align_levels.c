@@ -21,7 +21,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #define MAX_ROWS 64
 
@@ -198,11 +197,6 @@ bool align_ladder(const struct pt *p, int n, double read, struct align_ladder *l
 			l->unsure_below = lo->h;
 			l->unsure_z = (hi->h - lo->h) / fmax(step_sigma(l, worst, rel), 1e-9);
 		}
-		if (getenv("FB_LADDER_DEBUG"))
-			fprintf(stderr, "merge %llu (n=%d h=%g min=%g) into %llu (n=%d h=%g max=%g) sigma %g\n",
-				(unsigned long long)r[hi->first].align, hi->nrows, hi->h, hi->min,
-				(unsigned long long)r[lo->first].align, lo->nrows, lo->h, lo->max,
-				step_sigma(l, worst, rel));
 		merge_level(l, r, worst, undecided);
 	}
 	for (int k = 0; k < l->n; k++)

@@ -328,6 +328,8 @@ static bool is_duplicate(const struct post *p, const struct post_run *r)
 		const struct post_run *q = &p->runs[i];
 		if (q->kind != r->kind)
 			continue;
+		if (q->unknown_value != r->unknown_value)
+			continue;	/* "-0 1", "-0 2": runs of a sequence, however alike */
 		if (r->kind == POST_ALIGN ? align_runs_equal(&q->align, &r->align)
 					  : rate_runs_equal(&q->rates, &r->rates))
 			return true;
@@ -848,8 +850,8 @@ static bool read_mode_word(struct ctx *c, const char *t)
 /* A command after a wrapper header keeps what the header said unless it says otherwise. */
 static void start_command(struct parser *ps, const char *t)
 {
-	struct ctx old = ps->ctx;
 	finish_run(ps);
+	struct ctx old = ps->ctx;
 	ctx_reset(&ps->ctx);
 	if (old.header && !old.consumed) {
 		ps->ctx.nr = old.nr;
