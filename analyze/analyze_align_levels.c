@@ -217,17 +217,31 @@ bool align_ladder(const struct pt *p, int n, double read, struct align_ladder *l
 
 /* ---------- naming the levels ---------- */
 
+/*
+ * "what: diff at X and its multiples A..B (median H), below it at most M
+ * (median L)", the step search's words; a raised floor adds the rise
+ * against the scatter.
+ */
 static void describe_level(char *ev, size_t n, const struct align_ladder *l, int k, const char *what)
 {
-	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
 	const struct align_level *lv = &l->lv[k], *below = &l->lv[k - 1];
-	appendf(ev, n, "%s%s: diff %s from %s (%d row%s), %s below",
-		ev[0] ? "; " : "", what, fmt_time(a, (int64_t)lv->h), fmt_size(b, lv->at), lv->nrows,
-		lv->nrows == 1 ? "" : "s", fmt_time(c, (int64_t)below->h));
+	double lo = lv->min, hi = lv->max;
+	for (int j = k + 1; j < l->n; j++) {
+		lo = fmin(lo, l->lv[j].min);
+		hi = fmax(hi, l->lv[j].max);
+	}
+	appendf(ev, n, "%s%s: diff at %s and its multiples %s..%s (median %s)", ev[0] ? "; " : "",
+		what, fmt_size(a, lv->at), fmt_time(b, (int64_t)lo), fmt_time(c, (int64_t)hi),
+		fmt_time(d, (int64_t)lv->h));
+	appendf(ev, n, ", below it at most %s (median %s)", fmt_time(a, (int64_t)below->max),
+		fmt_time(b, (int64_t)below->h));
 	double sigma = step_sigma(l, k, l->rel_scatter);
 	if (below->h > 0 && lv->h < STEP_RATIO * below->h)
 		appendf(ev, n, " (+%.0f%%, %.0fx the scatter)", 100 * (lv->h / below->h - 1),
 			(lv->h - below->h) / fmax(sigma, 1e-9));
+	if (lv->nrows < l->n && k + 1 < l->n)
+		appendf(ev, n, ", up to %s", fmt_size(a, l->lv[k + 1].at / 2));
 }
 
 static enum confidence level_confidence(const struct align_ladder *l, int k)
@@ -249,7 +263,7 @@ static enum confidence level_confidence(const struct align_ladder *l, int k)
 static void floor_line(char *ev, size_t n, const struct align_ladder *l)
 {
 	char a[FMT_BUF], b[FMT_BUF];
-	appendf(ev, n, "levels from the floor (%s from %s, %d row%s) up", fmt_time(a, (int64_t)l->lv[0].h),
+	appendf(ev, n, "%sfloor: %s from %s (%d row%s)", ev[0] ? "; " : "", fmt_time(a, (int64_t)l->lv[0].h),
 		fmt_size(b, l->lv[0].at), l->lv[0].nrows, l->lv[0].nrows == 1 ? "" : "s");
 }
 
@@ -258,17 +272,17 @@ static void name_page(const struct align_ladder *l, int e, struct size_estimate 
 {
 	char a[FMT_BUF], b[FMT_BUF];
 	memset(page, 0, sizeof(*page));
-	floor_line(page->evidence, sizeof(page->evidence), l);
 	bool pg = l->sure > 1 && (e < 0 || 1 < e) && l->lv[1].at <= MAX_PAGE &&
 		  l->lv[1].at < ERASE_MIN && (is_pow2(l->lv[1].at) || l->lv[1].at <= MAX_ODD_PAGE);
 	if (!pg) {
+		floor_line(page->evidence, sizeof(page->evidence), l);
 		appendf(page->evidence, sizeof(page->evidence),
-			"; no level between the floor and %s", e > 0 ? "the erase-block level" : "the top");
+			": no level between the floor and %s", e > 0 ? "the erase-block level" : "the top");
 		return;
 	}
 	page->bytes = l->lv[1].at;
 	page->conf = level_confidence(l, 1);
-	describe_level(page->evidence, sizeof(page->evidence), l, 1, "page (the lowest level)");
+	describe_level(page->evidence, sizeof(page->evidence), l, 1, "page (the lowest level above the floor)");
 	if (l->sure > 2 && (e < 0 || 2 < e) && l->lv[2].at < ERASE_MIN &&
 	    l->lv[2].at / l->lv[1].at <= 8) {
 		page->multiplane = l->lv[2].at;
@@ -304,8 +318,7 @@ void align_name_levels(const struct align_ladder *l, struct size_estimate *erase
 	if (e > 0) {
 		erase->bytes = l->lv[e].at;
 		erase->conf = level_confidence(l, e);
-		floor_line(erase->evidence, sizeof(erase->evidence), l);
-		describe_level(erase->evidence, sizeof(erase->evidence), l, e, "erase block");
+		describe_level(erase->evidence, sizeof(erase->evidence), l, e, "step");
 	} else {
 		appendf(erase->evidence, sizeof(erase->evidence),
 			"no step between %s and %s, the sizes erase blocks have", fmt_size(a, ERASE_MIN),
