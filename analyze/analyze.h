@@ -45,6 +45,12 @@
  *                              mapping unit
  *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
  *                              small are low confidence              the limit hides (cheap GC)
+ *
+ * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
+ * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
+ * below, or GROUP_RATIO and 10 sigma (the PQI 32 GB card: +30%, ten times the scatter); rises
+ * of 2 sigma that miss this are undecided (low); a row 0.4 of the way to another level, or a
+ * 3*2^n row off its predicted level, leaves the table to the step search.
  */
 #define ERASE_MIN (128 * 1024)
 #define ERASE_MAX (64ull * 1024 * 1024)
