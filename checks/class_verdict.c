@@ -101,6 +101,11 @@ static bool a2_unreachable(const struct class_result *r, const struct class_req 
 			 "no cache", tail);
 		return true;
 	}
+	if (many->run && many->depth_used <= 1) {
+		snprintf(why, n, "this device path issues requests one at a time (asked for %d in "
+			 "flight): %s", many->depth, tail);
+		return true;
+	}
 	if (many->run && many->value <= QUEUE_GAIN * one->value) {
 		snprintf(why, n, "%d requests in flight ran no faster than one (%.0f against %.0f "
 			 "IOPS): this host does not queue commands to the card; %s", many->depth,
@@ -115,6 +120,10 @@ static void judge(const struct class_result *r, const struct class_claim *c, str
 	char a[FMT_BUF], b[FMT_BUF], l[FMT_BUF];
 	double link = r->link.value;
 
+	q->verdict = CV_UNKNOWN;
+	q->measured = -1;
+	q->depth = 1;
+	q->why[0] = '\0';
 	if (q->metric == CM_SEQ_WRITE) {
 		if (r->seq.run && r->plan.too_small) {
 			snprintf(q->why, sizeof q->why, "area too small: %d erase blocks of the %d a "
