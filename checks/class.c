@@ -167,7 +167,8 @@ static int choose_erase_size(struct dev *d, const struct class_opts *o, struct c
 
 	if (o->erasesize) {
 		p->erasesize = o->erasesize;
-		snprintf(p->erase_source, sizeof p->erase_source, "--erasesize");
+		snprintf(p->erase_source, sizeof p->erase_source, "%s",
+			 o->erase_source ? o->erase_source : "--erasesize");
 		return 0;
 	}
 	if (r->card.visible && usable_erase(d, r->card.au_size)) {

@@ -110,6 +110,7 @@ struct class_result {
 struct class_opts {
 	const struct sd_claims *claim;	/* --claim, or NULL */
 	uint64_t erasesize;		/* --erasesize; 0: the card's, sysfs, or measured */
+	const char *erase_source;	/* where erasesize came from; NULL: "--erasesize" */
 	uint64_t max_write;		/* --max-write; 0: no cap */
 	const char *max_write_typed;	/* as the user wrote it, for the refusal */
 	const char *backup;		/* --backup=FILE, or NULL (memory) */

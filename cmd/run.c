@@ -603,7 +603,8 @@ int run_device(struct options *o)
 	if (o->action == ACT_AUTO) {
 		o->p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
 		struct auto_opts ao = { .destructive = o->destructive, .json = o->json, .verbose = o->verbose,
-					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot };
+					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot,
+					.claim = o->claim_given ? &o->claim : NULL };
 		outputs_begin(&dst, o);
 		status = auto_run(&d, &o->p, &ao, dst.out);
 		if (close_output(dst.out, o->out) < 0 && !status)
