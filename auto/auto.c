@@ -538,8 +538,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->plot)
 		auto_plot_runs(o->plot, s);
 	auto_report_failure(s);
-	rc = s->status ? s->status : s->have_cap && capacity_exit_status(&s->cap) ? 1 :
-	     s->cls && s->cls->decided && s->cls->verdict == CV_SHORT ? 1 : 0;
+	rc = s->status ? s->status : s->have_cap ? capacity_exit_status(&s->cap) : 0;
 	free_state(s);
 	return rc;
 }
