@@ -24,6 +24,7 @@
 
 #include "analyze/analyze.h"
 #include "identity/identity.h"
+#include "lib/progress.h"
 #include "lib/units.h"
 #include "measure/measure.h"
 #include "safety/safety.h"
@@ -359,6 +360,13 @@ struct runner {
 	uint64_t rng;
 };
 
+/* The progress line (on a terminal only): after each I/O, outside the timed region. */
+static void progress_io(uint64_t bytes, bool written, void *arg)
+{
+	(void)arg;
+	progress_tick(bytes, written);
+}
+
 static bool stopped(struct runner *x)
 {
 	if (vm_stop_requested)
@@ -408,6 +416,7 @@ static int run_sequential(struct runner *x, struct class_phase *ph, uint64_t byt
 
 	ph->run = true;
 	ph->depth = ph->depth_used = 1;
+	progress_start("class", write ? "sequential writes" : "link: large reads", bytes);
 	if (prog) {
 		struct vm_op *io = vm_op(prog, write ? VM_WRITE_RANDOM : VM_READ, 0, 0, NULL);
 		struct vm_op *lin = vm_op(prog, VM_OFF_LIN, (int64_t)p->chunk,
@@ -479,6 +488,8 @@ static int queued_batch(struct runner *x, struct class_phase *ph, bool write, in
 			     failed >= 0 ? CLASS_IO : 0, -e, write);
 	else
 		phase_add(ph, (uint64_t)k, (uint64_t)k * CLASS_IO, ns);
+	if (e == 0)
+		progress_tick((uint64_t)k * CLASS_IO, write);
 	if (used > ph->depth_used)
 		ph->depth_used = used;
 	free(req);
@@ -495,6 +506,9 @@ static int run_random(struct runner *x, struct class_phase *ph, bool write, int 
 	ph->iops = true;
 	ph->depth = depth;
 	ph->depth_used = 1;
+	progress_start("class", depth > 1 ? write ? "queued random writes" : "queued random reads"
+					  : write ? "random writes" : "random reads",
+		       (uint64_t)p->max_ios * CLASS_IO);
 	while (!phase_full(p, ph) && !stopped(x)) {
 		int k = batch;
 		if ((uint64_t)k > (uint64_t)p->max_ios - ph->ios)
@@ -529,6 +543,7 @@ static void measure_all(struct runner *x)
 		return;
 	}
 	x->rng = 0x5eed0c1a55ull;
+	x->vm.io_done = progress_io;
 	if (run_sequential(x, &r->link, p->link_bytes, false, NULL) == 0 &&
 	    run_sequential(x, &r->seq, p->area, true, block_ns) == 0) {
 		r->sustained = sustained_rate(p, block_ns);
@@ -537,6 +552,7 @@ static void measure_all(struct runner *x)
 		    run_random(x, &r->qread, false, p->depth) == 0)
 			run_random(x, &r->qwrite, true, p->depth);
 	}
+	progress_done();
 	free(block_ns);
 }
 

@@ -181,10 +181,10 @@ static void decide_claim(const struct class_result *r, struct class_claim *c)
 		/* short outranks unknown: the first short one, else the first unknown, decides */
 		if (q->verdict == CV_SHORT && c->verdict != CV_SHORT) {
 			c->verdict = CV_SHORT;
-			snprintf(c->why, sizeof c->why, "%s", q->why);
+			memcpy(c->why, q->why, sizeof q->why);	/* q->why is inside c */
 		} else if (q->verdict == CV_UNKNOWN && c->verdict == CV_MET) {
 			c->verdict = CV_UNKNOWN;
-			snprintf(c->why, sizeof c->why, "%s", q->why);
+			memcpy(c->why, q->why, sizeof q->why);	/* q->why is inside c */
 		}
 	}
 	if (c->verdict == CV_MET)

@@ -519,7 +519,7 @@ static int run_class(struct dev *d, const struct options *o, struct outputs *dst
 		.backup = o->backup,
 		.sysfs_root = "/sys",
 	};
-	char err[4096] = "", line[1024];
+	char err[4096] = "", line[sizeof err + 16];
 
 	if (!r)
 		fail_with(1, "--class: out of memory");
