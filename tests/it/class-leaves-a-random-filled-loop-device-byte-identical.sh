@@ -3,6 +3,8 @@
 # 4 KiB random writes one at a time and queued, through AIO): a verdict,
 # and afterwards the file is byte for byte what it was; it said up front
 # how much it would write, and the kernel counted at least that written.
+# With --backup=FILE the saved area goes to the file, which is removed once
+# restored and verified.
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(random_image card.img 256M)
@@ -18,4 +20,10 @@ expect_err "^flashbench: $loop: --class writes at most 80MiB: 64MiB from offset 
 [ "$(md5sum < "$img")" = "$before" ] || fail "the device differs after --class"
 written=$((($(sectors_written "$loop") - w0) * 512))
 [ "$written" -ge $((64 << 20)) ] || fail "the kernel counted only $written bytes written"
+
+run "$FB" --class --claim=C4 --erasesize=4M --backup="$T/area.bak" "$loop"
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "--backup: exit $rc: $errout"
+expect_out "^data: +every overwritten byte restored and verified$"
+[ ! -e "$T/area.bak" ] || fail "the backup file stayed after a verified restore"
+[ "$(md5sum < "$img")" = "$before" ] || fail "the device differs after --class --backup"
 exit 0
