@@ -35,4 +35,8 @@ struct preset {
 extern const struct preset sim_generic_preset;
 const struct preset *sim_find_preset(const char *name, size_t len);
 
+/* sim/sim.c, for sim/sim_claims.c: the card's costs; the clock wound back by ns (queued I/O). */
+const struct sim_timing *sim_timing(const struct sim *s);
+void sim_clock_credit(struct sim *s, int64_t ns);
+
 #endif
