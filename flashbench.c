@@ -419,7 +419,7 @@ static void check_not_honoured(const struct options *o)
 	const char *a = o->action_opt;
 
 	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive))
-		usage_error("--max-write=%" PRIu64 ": only with --auto --destructive", o->max_write);
+		usage_error("--max-write=%s: only with --auto --destructive", o->given[OPT_MAX_WRITE]);
 	if (o->force && o->action != ACT_RESTORE)
 		usage_error("--force: only with --restore");
 	bool takes_none = o->action == ACT_ANALYZE || o->action == ACT_RESTORE ||

@@ -176,3 +176,18 @@ expect_schema() {
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1; stderr: $errout; stdout: $(printf '%s' "$out" | head -n 5)"; }
 expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "stdout lacks /$1/: $(printf '%s' "$out" | head -n 20)"; }
 expect_err() { printf '%s\n' "$errout" | grep -qE -- "$1" || fail "stderr lacks /$1/: $errout"; }
+
+# expect_usage_error NAMED...: exit 2, nothing on stdout, and stderr is exactly
+# one line "flashbench: ..." holding each NAMED text (the option and the value
+# as typed, e.g. --blocksize=4K)
+expect_usage_error() {
+	local n
+	expect_rc 2
+	[ -z "$out" ] || fail "usage error printed on stdout: $(printf '%s' "$out" | head -n 3)"
+	[ -n "$errout" ] && [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] ||
+		fail "want one line on stderr, got: '$errout'"
+	case $errout in flashbench:\ *) ;; *) fail "not a flashbench: message: $errout" ;; esac
+	for n in "$@"; do
+		case $errout in *"$n"*) ;; *) fail "the message does not name '$n': $errout" ;; esac
+	done
+}
