@@ -168,7 +168,7 @@ run() {
 # expect_schema FILE [WHAT]: FILE holds one JSON document valid against
 # doc/flashbench.schema.json (checked with python3 when there is one)
 expect_schema() {
-	command -v python3 >/dev/null || return 0
+	have_tool python3 "the schema check of ${2:-$1}" || return 0
 	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$1" >&2 ||
 		fail "${2:-$1}: the JSON document breaks doc/flashbench.schema.json"
 }
