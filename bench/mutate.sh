@@ -50,7 +50,7 @@ m open-au-writes-0x5a measurement measure/measure_rates.c \
 	'vm_op(prog, VM_WRITE_5A, 0, 0, NULL);' 'vm_op(prog, VM_WRITE_ONES, 0, 0, NULL);' \
 	'open-au-writes-0x5a-to-erase-blocks-twelve-erase-sizes-apart-in-a-scrambled-order'
 m find-fat-erase-blocks-are-adjacent measurement measure/measure_rates.c \
-	'r->spacing = 1;' 'r->spacing = 2;' \
+	'(int)p->fat_nr, 1, 0, p->erasesize);' '(int)p->fat_nr, 1, 0, 2 * p->erasesize);' \
 	'find-fat-writes-each-leading-erase-block-whole-per-block-size'
 m rate-rows-go-down-to-the-block-size measurement measure/measure_rates.c \
 	'bs >= p->blocksize && n < 64; bs /= 2)' 'bs > p->blocksize && n < 64; bs /= 2)' \
@@ -100,7 +100,7 @@ m refuses-the-device-as-output safety safety/safety_target.c \
 	'if (0 && S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {' \
 	'test_safety outputs-that-are-the-device-or-back-it-are-refused-before-any-io'
 m restore-writes-back-every-chunk safety safety/preserve.c \
-	'pos < pv.meta.spans[i].len; pos += CHUNK) {' 'pos < pv.meta.spans[i].len; pos += 2 * CHUNK) {' \
+	'e = full_io(pv.fd, (void *)src, c, off, true);' 'e = full_io(pv.fd, (void *)src, c / 2, off, true);' \
 	'preserve-and-ctrl-c-during-open-au-leave-the-loop-device-unchanged'
 m a-damaged-backup-is-not-written-back safety safety/preserve.c \
 	'if (pv.backup_fd >= 0 && (r = backup_verify_data(pv.backup_fd, &pv.meta, pv.chunk)) != 0) {' \

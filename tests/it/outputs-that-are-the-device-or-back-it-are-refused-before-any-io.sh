@@ -36,6 +36,13 @@ refused -s -o "$l2" "$T/hardlink"
 expect_err "^flashbench: --out=$l2 is a block device"
 refused -a -c 1 -o "$img" "$l"
 expect_err "^flashbench: --out=$img backs $l, the device under test; not writing to it$"
+# a regular file as the device and as -o, with no loop device over it
+plain=$(random_image plain.img 16M)
+psum=$(md5sum < "$plain")
+run "$FB" -a -c 1 -o "$plain" "$plain"
+expect_rc 2
+expect_err "^flashbench: --out=$plain is $plain, the device under test; not writing to it$"
+[ "$(md5sum < "$plain")" = "$psum" ] || fail "-o onto the device file changed it"
 
 # standard output appended to the image: refused; standard error: refused silently
 run "$FB" -a -c 1 "$l2"
