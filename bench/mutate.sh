@@ -160,7 +160,7 @@ m a-wrapping-fake-is-found-where-it-wraps capacity checks/capacity.c \
 	'capacity-finds-every-simulated-fake-with-its-real-size-and-flags-no-genuine-card'
 m labels-are-compared-whole capacity checks/capacity.c \
 	'if (memcmp(p, c->expect, c->u) != 0)' 'if (memcmp(p, c->expect, 64) != 0)' \
-	'capacity-finds-every-simulated-fake-with-its-real-size-and-flags-no-genuine-card'
+	'test_capacity' ci
 
 # ---------------------------------------------------------------------------
 
