@@ -25,6 +25,7 @@
 # only moves text around), and one that other work is unlikely to rewrite.
 # A new feature adds its mutants here.
 set -u
+{	# read whole before it runs: editing this file during a run cannot derail it
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
@@ -221,6 +222,7 @@ run_test() {
 echo "mutate: building the copy in $tree"
 build || { echo "mutate: the unmutated tree does not build:"; tail -n 20 "$work/build.log"; exit 2; }
 # Each test must pass without any mutant, or its verdict on one means nothing.
+echo "mutate: ${#chosen[@]} mutants; first their $((${#units[@]} + ${#its[@]} + whole)) tests without any"
 declare -A usable=()
 for t in "${units[@]}" "${its[@]}" $([ "$whole" = 1 ] && echo all); do
 	run_test "$t"; rc=$?
@@ -286,3 +288,5 @@ build >/dev/null 2>&1
 total=${#chosen[@]}
 echo "mutation score: $killed of $total killed ($((total ? 100 * killed / total : 0))%), $survived survived, $errors errors"
 [ "$killed" = "$total" ]
+exit
+}
