@@ -8,6 +8,7 @@
 #
 #   bench/mutate.sh [all | ci | NAME...]   (make mutate MUTANTS=ci)
 #   bench/mutate.sh --list
+#   bench/mutate.sh --check     (only: does each mutant still apply?)
 #
 # "ci" is the fixed handful .ci/run runs (fast ones, killed by unit tests or a
 # short integration test). A mutant whose line is gone or no longer unique
@@ -165,6 +166,18 @@ m labels-are-compared-whole capacity checks/capacity.c \
 
 # ---------------------------------------------------------------------------
 
+# --check: only whether each mutant still applies (its FROM on exactly one line)
+if [ "${1:-}" = --check ]; then
+	bad=0
+	for i in "${!NAMES[@]}"; do
+		n=$(grep -cF -- "${FROMS[i]}" "$root/${FILES[i]}" 2>/dev/null)
+		[ "${n:-0}" = 1 ] && continue
+		echo "ERROR    ${NAMES[i]} (${FILES[i]}): no longer applies: '${FROMS[i]}' is on ${n:-0} lines, not 1"
+		bad=1
+	done
+	[ "$bad" = 0 ] && echo "all ${#NAMES[@]} mutants apply"
+	exit "$bad"
+fi
 if [ "${1:-}" = --list ] || [ "${1:-}" = -l ]; then
 	for i in "${!NAMES[@]}"; do
 		printf '%-42s %-12s %s%s\n' "${NAMES[i]}" "${LAYERS[i]}" "${FILES[i]}" "${CIS[i]:+  (ci)}"
