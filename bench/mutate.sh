@@ -114,8 +114,8 @@ m a-usage-error-names-the-option safety flashbench.c \
 	'capacity-bad-input-is-one-line-exit-2-and-no-io' ci
 
 # ---- analysis (analyze/*) ----
-m erase-size-rule-starts-at-128k analysis analyze/analyze_align.c \
-	'if (e < 0 || lv[e].x < ERASE_MIN) {' 'if (e < 0 || lv[e].x <= ERASE_MIN) {' \
+m erase-size-rule-starts-at-128k analysis analyze/analyze_align_levels.c \
+	'if (l->lv[k].at >= ERASE_MIN && l->lv[k].at <= ERASE_MAX' 'if (l->lv[k].at > ERASE_MIN && l->lv[k].at <= ERASE_MAX' \
 	'auto-confidence-is-calibrated-on-a-matrix-of-cards-with-real-card-phenomena'
 m open-au-collapse-is-a-drop-per-halving analysis analyze/analyze.h \
 	'#define STEP_COLLAPSE 0.75' '#define STEP_COLLAPSE 0.3' \
