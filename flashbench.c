@@ -442,8 +442,8 @@ static void check_not_honoured(const struct options *o)
 	const char *a = o->action_opt;
 
 	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive) && o->action != ACT_CLASS)
-		usage_error("--max-write=%" PRIu64 ": only with --auto --destructive or --class",
-			    o->max_write);
+		usage_error("--max-write=%s: only with --auto --destructive or --class",
+			    o->given[OPT_MAX_WRITE]);
 	if (o->claim_given && o->action != ACT_CLASS && !(o->action == ACT_AUTO && o->destructive))
 		usage_error("--claim=%s: only with --class or --auto --destructive",
 			    o->given[OPT_CLAIM]);

@@ -286,8 +286,9 @@ static bool stdout_failed;	/* reported already: the exit check stays quiet */
 static int close_output(FILE *f, const char *path)
 {
 	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		warnx_fb("%s: %s", path ? path : "standard output",
-			strerror(errno ? errno : EIO));
+		if (!(f == stdout && stdout_failed))	/* said once */
+			warnx_fb("%s: %s", path ? path : "standard output",
+				 strerror(errno ? errno : EIO));
 		if (f == stdout)
 			stdout_failed = true;
 		return -1;
@@ -410,7 +411,10 @@ static int output_results(const struct options *o, const struct outputs *dst,
 	else
 		text_report_from(dst->out, rep, printed);
 	if (fflush(dst->out) != 0) {
-		warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		if (!(dst->out == stdout && stdout_failed))	/* said once */
+			warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		if (dst->out == stdout)
+			stdout_failed = true;
 		r = -1;
 	}
 	if (dst->plot) {
