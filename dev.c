@@ -80,6 +80,24 @@ int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
 	return timed_transfer(d, buf, len, off, false, ns);
 }
 
+int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
+{
+	int64_t t;
+
+	if (off <= d->size && len <= d->size - off)
+		return dev_read(d, buf, len, off, ns);
+	if (!len || off >= d->size || len > d->size || off % d->lbs || len % d->lbs ||
+	    !d->ops->read_wrap)
+		return -EINVAL;
+	int r = d->ops->read_wrap(d, buf, len, off, &t);
+	if (r < 0)
+		return r;
+	*ns = t;
+	d->device_ns += t;
+	d->bytes_read += len;
+	return 0;
+}
+
 int dev_write(struct dev *d, const void *buf, uint64_t len, uint64_t off, int64_t *ns)
 {
 	if (!d->writable)

@@ -132,6 +132,38 @@ static int file_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, b
 	return r;
 }
 
+/*
+ * The original's read across the end: one pread of the whole length (the
+ * kernel returns the part up to the end), the rest from offset 0 on.
+ */
+static int fd_read_wrapping(int fd, char *p, uint64_t len, uint64_t off, uint64_t size)
+{
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;	/* unexpected end of device */
+		p += n;
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+		if (off >= size)
+			off = 0;
+	}
+	return 0;
+}
+
+static int file_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
+{
+	int64_t t0 = now_ns();
+	int r = fd_read_wrapping(d->fd, buf, len, off, d->size);
+	*ns = now_ns() - t0;
+	return r;
+}
+
 static int discard_range(const struct dev *d, uint64_t off, uint64_t len)
 {
 	if (d->blockdev) {
@@ -213,6 +245,7 @@ static void file_canonical_name(const struct dev *d, char *out, size_t n)
 #define FILE_OPS(name) \
 	.kind = name, \
 	.transfer = file_transfer, \
+	.read_wrap = file_read_wrap, \
 	.discard = file_discard, \
 	.transfer_queued = dev_file_queued, \
 	.copy = file_copy, \
