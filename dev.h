@@ -133,9 +133,10 @@ int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_
 /* The backend for files and block devices: Linux native AIO through raw syscalls. */
 int dev_file_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
 		    int depth, int64_t *ns, int *used, int *failed);
+/*
  * As dev_read, but the part of the read past the end of the device comes
  * from offset 0 on, in the same timed interval: the original's reads at
- * places taken modulo the device size (-a, -s). off < size, len <= size.
+ * places taken modulo the device size (-a). off < size, len <= size.
  */
 int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 
