@@ -53,7 +53,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "  -r, --random              write chunks in pseudo-random order\n"
 	       "      --offset=SIZE         start offset (open-au default: first erase-size\n"
 	       "                            multiple >= 16MiB)\n"
-	       "      --fat-nr=N            erase blocks for --find-fat (default 6)\n"
+	       "  -F, --fat-nr=N            erase blocks for --find-fat (default 6)\n"
 	       "      --scatter-order=N     2^N offsets for --scatter (default 9)\n"
 	       "      --scatter-span=N      blocks per --scatter read (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
