@@ -164,7 +164,7 @@ bool dev_card_register(const struct dev *d, const char *name, char *out, size_t 
 void *dev_alloc_buffer(size_t len);
 void fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed);
 
-/* Best effort SCHED_FIFO + CPU pinning; returns a note when not permitted, else NULL. */
+/* Best effort SCHED_FIFO priority 10 (the original's); returns a note when not permitted, else NULL. */
 const char *dev_set_realtime(void);
 
 #endif

@@ -74,8 +74,13 @@ int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err
 		if ((flags & DEV_EXCL) && S_ISBLK(st.st_mode))
 			oflags |= O_EXCL;
 	}
-	/* O_NONBLOCK: a FIFO or a tty must not hang open(); dropped once it is a disk or file */
-	d->fd = open(path, oflags | O_NONBLOCK);
+	/*
+	 * O_NONBLOCK: a FIFO or a tty must not hang open(); dropped once it is
+	 * a disk or file. O_NOATIME as the original, where we may (owner or root).
+	 */
+	d->fd = open(path, oflags | O_NONBLOCK | O_NOATIME);
+	if (d->fd < 0 && errno == EPERM)
+		d->fd = open(path, oflags | O_NONBLOCK);
 	if (d->fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -83,7 +88,8 @@ int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err
 	}
 	d->ops = &dev_file_ops;
 	int r = probe_geometry(d, err, errlen);
-	if (r == 0 && fcntl(d->fd, F_SETFL, oflags & ~(O_CLOEXEC | O_EXCL)) < 0)
+	int fl = fcntl(d->fd, F_GETFL);
+	if (r == 0 && (fl < 0 || fcntl(d->fd, F_SETFL, (oflags & ~(O_CLOEXEC | O_EXCL)) | (fl & O_NOATIME)) < 0))
 		r = -errno;
 	if (r < 0) {
 		if (!err[0])
