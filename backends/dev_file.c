@@ -108,10 +108,14 @@ static inline int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
+/*
+ * pread/pwrite all of len bytes at off, continuing short transfers; with
+ * wrap_at (the device size), the part past it from offset 0 on: one call
+ * of the whole length (the kernel returns the part up to the end), then
+ * the rest, as the original read across the end. wrap_at 0: no wrapping.
+ */
+static int transfer_all(int fd, char *p, uint64_t len, uint64_t off, bool write, uint64_t wrap_at)
 {
-	char *p = buf;
-
 	while (len) {
 		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
 		if (n < 0) {
@@ -124,8 +128,15 @@ int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
 		p += n;
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
+		if (wrap_at && off >= wrap_at)
+			off = 0;
 	}
 	return 0;
+}
+
+int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	return transfer_all(fd, buf, len, off, write, 0);
 }
 
 /* The timing bracket: the clock is read right around the syscalls, nothing else inside. */
@@ -138,34 +149,10 @@ static int file_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, b
 	return r;
 }
 
-/*
- * The original's read across the end: one pread of the whole length (the
- * kernel returns the part up to the end), the rest from offset 0 on.
- */
-static int fd_read_wrapping(int fd, char *p, uint64_t len, uint64_t off, uint64_t size)
-{
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;	/* unexpected end of device */
-		p += n;
-		off += (uint64_t)n;
-		len -= (uint64_t)n;
-		if (off >= size)
-			off = 0;
-	}
-	return 0;
-}
-
 static int file_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
 {
 	int64_t t0 = now_ns();
-	int r = fd_read_wrapping(d->fd, buf, len, off, d->size);
+	int r = transfer_all(d->fd, buf, len, off, false, d->size);
 	*ns = now_ns() - t0;
 	return r;
 }

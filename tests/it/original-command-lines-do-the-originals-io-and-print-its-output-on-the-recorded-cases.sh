@@ -25,7 +25,8 @@ trap 'losetup -n -l -O NAME,BACK-FILE 2>/dev/null | while read -r l b; do
 
 expect=(
 	# the device opens: read-only for -a, -s, -i; O_EXCL for write tests
-	# (a mounted or busy card is refused); no O_NOATIME on a read-only open
+	# (a mounted or busy card is refused); O_CLOEXEC; the -o file created
+	# without truncating it before the run starts
 	a-default:opens O-default:opens f-default:opens s-out-file:opens i-order12:opens
 	p-default:opens
 	# -O with an erase size of 3*2^n: the original failed ("cannot fill")
