@@ -94,8 +94,9 @@ struct vm_op *vm_out(struct vm_program *p, const char *label, struct vm_op *kid)
 
 /*
  * The middle exponents of the feedback polynomial x^bits + ... + 1 per
- * width (the usual table of maximal-length polynomials; the original's for
- * 8..16 bits). Exponent e taps bit bits - e of the register; x^0 taps bit 0.
+ * width: the usual table of maximal-length polynomials, which the
+ * original's recorded orders follow for 8 to 14 bits (doc/original-io.md).
+ * Exponent e taps bit bits - e of the register; x^0 taps bit 0.
  */
 static const int8_t lfsr_exponents[VM_LFSR_MAX_BITS + 1][3] = {
 	[2] = { 1 }, [3] = { 2 }, [4] = { 3 }, [5] = { 3 }, [6] = { 5 }, [7] = { 6 },

@@ -63,6 +63,11 @@ static void test_find_fat(void)
 	struct rate_row one = { .blocksize = 16 << 10, .ncols = 2, .rate = { 12.3e6, 20e6 } };
 	r.rows = &one;
 	CHECK_STR(RENDER(text_rates, &r), "16KiB   12.3M/s  20M/s    \n");
+	struct rate_row doc = { .blocksize = 4 << 20, .ncols = 6,
+				.rate = { 20e6, 20e6, 20e6, 19.8e6, 20e6, 20e6 } };
+	r.rows = &doc;	/* the sample line of doc/output-formats.md */
+	CHECK_STR(RENDER(text_rates, &r),
+		  "4MiB    20M/s    20M/s    20M/s    19.8M/s  20M/s    20M/s    \n");
 }
 
 static void test_three_times_pow2_sizes(void)
