@@ -56,14 +56,28 @@ static bool range_ok(const struct dev *d, uint64_t len, uint64_t off)
 	       off % d->lbs == 0 && len % d->lbs == 0;
 }
 
+/* A read across the end (dev_read_wrap): inside the device, at most its size long. */
+static bool wrap_ok(const struct dev *d, uint64_t len, uint64_t off)
+{
+	return len && off < d->size && len <= d->size && off % d->lbs == 0 && len % d->lbs == 0 &&
+	       d->ops->read_wrap;
+}
+
 static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
-			  int64_t *ns)
+			  bool wrap, int64_t *ns)
 {
 	int64_t t;
+	int r;
 
-	if (!range_ok(d, len, off))
-		return -EINVAL;
-	int r = d->ops->transfer(d, buf, len, off, write, &t);
+	if (wrap && !range_ok(d, len, off)) {
+		if (write || !wrap_ok(d, len, off))
+			return -EINVAL;
+		r = d->ops->read_wrap(d, buf, len, off, &t);
+	} else {
+		if (!range_ok(d, len, off))
+			return -EINVAL;
+		r = d->ops->transfer(d, buf, len, off, write, &t);
+	}
 	if (r < 0)
 		return r;
 	*ns = t;
@@ -77,32 +91,19 @@ static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, 
 
 int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
 {
-	return timed_transfer(d, buf, len, off, false, ns);
+	return timed_transfer(d, buf, len, off, false, false, ns);
 }
 
 int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
 {
-	int64_t t;
-
-	if (off <= d->size && len <= d->size - off)
-		return dev_read(d, buf, len, off, ns);
-	if (!len || off >= d->size || len > d->size || off % d->lbs || len % d->lbs ||
-	    !d->ops->read_wrap)
-		return -EINVAL;
-	int r = d->ops->read_wrap(d, buf, len, off, &t);
-	if (r < 0)
-		return r;
-	*ns = t;
-	d->device_ns += t;
-	d->bytes_read += len;
-	return 0;
+	return timed_transfer(d, buf, len, off, false, true, ns);
 }
 
 int dev_write(struct dev *d, const void *buf, uint64_t len, uint64_t off, int64_t *ns)
 {
 	if (!d->writable)
 		return -EBADF;
-	return timed_transfer(d, (void *)buf, len, off, true, ns);
+	return timed_transfer(d, (void *)buf, len, off, true, false, ns);
 }
 
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
@@ -131,7 +132,7 @@ static int transfer_in_turn(struct dev *d, void *buf, size_t slot, const struct 
 	for (int i = 0; i < n; i++) {
 		int64_t t;
 		int e = timed_transfer(d, (char *)buf + (size_t)(i % depth) * slot, r[i].len, r[i].off,
-				       r[i].write, &t);
+				       r[i].write, false, &t);
 		if (e < 0) {
 			*failed = i;
 			return e;
