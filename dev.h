@@ -39,6 +39,12 @@ struct dev_ops {
 	 */
 	int (*transfer)(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
 			int64_t *ns);
+	/*
+	 * Optional, timed as transfer: a read of len bytes at off that crosses
+	 * the end of the device and continues at offset 0 (off < size,
+	 * len <= size). NULL: such reads fail with -EINVAL.
+	 */
+	int (*read_wrap)(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
 	/*
 	 * Optional: the n requests with up to depth of them in flight, request i
@@ -127,6 +133,12 @@ int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_
 /* The backend for files and block devices: Linux native AIO through raw syscalls. */
 int dev_file_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
 		    int depth, int64_t *ns, int *used, int *failed);
+/*
+ * As dev_read, but the part of the read past the end of the device comes
+ * from offset 0 on, in the same timed interval: the original's reads at
+ * places taken modulo the device size (-a). off < size, len <= size.
+ */
+int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 
 /*
  * pread/pwrite all of len bytes at off: short transfers continued, EINTR
@@ -152,7 +164,7 @@ bool dev_card_register(const struct dev *d, const char *name, char *out, size_t 
 void *dev_alloc_buffer(size_t len);
 void fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed);
 
-/* Best effort SCHED_FIFO + CPU pinning; returns a note when not permitted, else NULL. */
+/* Best effort SCHED_FIFO priority 10 (the original's); returns a note when not permitted, else NULL. */
 const char *dev_set_realtime(void);
 
 #endif

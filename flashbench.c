@@ -53,7 +53,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "  -r, --random              write chunks in pseudo-random order\n"
 	       "      --offset=SIZE         start offset (open-au default: first erase-size\n"
 	       "                            multiple >= 16MiB)\n"
-	       "      --fat-nr=N            erase blocks for --find-fat (default 6)\n"
+	       "  -F, --fat-nr=N            erase blocks for --find-fat (default 6)\n"
 	       "      --scatter-order=N     2^N offsets for --scatter (default 9)\n"
 	       "      --scatter-span=N      blocks per --scatter read (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
@@ -423,10 +423,15 @@ static bool reads_param(enum action a, int code)
 	return false;
 }
 
-/* A test parameter that none of the tests asked for reads (0: none such). */
-static int unread_param(const struct options *o)
+/* A test parameter after `after` that none of the tests asked for reads (0: none such). */
+static int unread_param(const struct options *o, int after)
 {
-	for (const int *c = all_params; *c; c++) {
+	const int *c = all_params;
+
+	if (after)
+		while (*c && *c++ != after)
+			;
+	for (; *c; c++) {
 		bool read = *c == OPT_ON_ERROR || (!o->tests && reads_param(o->action, *c));
 		for (int i = 0; i < NORIGINAL && !read; i++)
 			read = (o->tests & 1u << original_order[i]) && reads_param(original_order[i], *c);
@@ -459,10 +464,21 @@ static void check_not_honoured(const struct options *o)
 		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
 			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" :
 			    o->action == ACT_CAPACITY ? "takes no test parameters" : "runs no test");
-	if (!c && o->action != ACT_AUTO && !takes_none && (c = unread_param(o)))
-		usage_error("--%s%s%s: %s%s %s", option_name(c), *o->given[c] ? "=" : "", o->given[c],
-			    ntests(o) > 1 ? "" : "--", ntests(o) > 1 ? "none of the tests asked for" :
-			    o->action_opt, ntests(o) > 1 ? "uses it" : "does not use it");
+	/*
+	 * The original accepted its test parameters with any of its tests and
+	 * ignored those the test does not read: old command lines keep running,
+	 * told so in one line each (no test parameter changes what is
+	 * protected). With our own tests (--discard) they stay refused.
+	 */
+	if (!takes_none && o->action != ACT_AUTO && o->tests)
+		while ((c = unread_param(o, c)))
+			warnx_fb("--%s%s%s: no effect on %s%s (accepted, as the original did)",
+				 option_name(c), *o->given[c] ? "=" : "", o->given[c],
+				 ntests(o) > 1 ? "" : "--",
+				 ntests(o) > 1 ? "any of the tests asked for" : o->action_opt);
+	else if (!takes_none && o->action != ACT_AUTO && (c = unread_param(o, 0)))
+		usage_error("--%s%s%s: --%s does not use it", option_name(c), *o->given[c] ? "=" : "",
+			    o->given[c], o->action_opt);
 	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
 		if (o->out || o->plot || o->preserve || o->verbose ||
 		    (o->action == ACT_RESTORE && o->json))
@@ -492,7 +508,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
 	expand_original_prefixes(argc, argv);
-	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:ro:vhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:rF:o:vhV", long_options, NULL)) != -1) {
 		if (c == '?') {
 			if (optopt)
 				usage_error("-%c: unknown option (see --help)", optopt);
@@ -503,6 +519,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		}
 		if (c == ':')
 			usage_error("%s: needs a value", argv[optind - 1]);
+		if (c == 'F')	/* the original's short form of --fat-nr */
+			c = OPT_FAT_NR;
 		parse_option(o, c, optarg);
 	}
 	int rest = argc - optind;

@@ -90,39 +90,98 @@ struct vm_op *vm_out(struct vm_program *p, const char *label, struct vm_op *kid)
 	return op;
 }
 
-/* ---- LFSR: maximal-length Galois taps for widths 2..32 ---- */
+/* ---- the original's LFSR and the orders built on it ---- */
 
-static const uint32_t lfsr_taps[33] = {
-	[2] = 0x3, [3] = 0x6, [4] = 0xC, [5] = 0x14, [6] = 0x30, [7] = 0x60, [8] = 0xB8,
-	[9] = 0x110, [10] = 0x240, [11] = 0x500, [12] = 0x829, [13] = 0x100D, [14] = 0x2015,
-	[15] = 0x6000, [16] = 0xD008, [17] = 0x12000, [18] = 0x20400, [19] = 0x40023,
-	[20] = 0x90000, [21] = 0x140000, [22] = 0x300000, [23] = 0x420000, [24] = 0xE10000,
-	[25] = 0x1200000, [26] = 0x2000023, [27] = 0x4000013, [28] = 0x9000000,
-	[29] = 0x14000000, [30] = 0x20000029, [31] = 0x48000000, [32] = 0x80200003,
+/*
+ * The middle exponents of the feedback polynomial x^bits + ... + 1 per
+ * width: the usual table of maximal-length polynomials, which the
+ * original's recorded orders follow for 8 to 14 bits (doc/original-io.md).
+ * Exponent e taps bit bits - e of the register; x^0 taps bit 0.
+ */
+static const int8_t lfsr_exponents[VM_LFSR_MAX_BITS + 1][3] = {
+	[2] = { 1 }, [3] = { 2 }, [4] = { 3 }, [5] = { 3 }, [6] = { 5 }, [7] = { 6 },
+	[8] = { 6, 5, 4 }, [9] = { 5 }, [10] = { 7 }, [11] = { 9 }, [12] = { 11, 10, 4 },
+	[13] = { 12, 11, 8 }, [14] = { 13, 12, 2 }, [15] = { 14 }, [16] = { 14, 13, 11 },
+	[17] = { 14 }, [18] = { 11 }, [19] = { 18, 17, 14 }, [20] = { 17 }, [21] = { 19 },
+	[22] = { 21 }, [23] = { 18 }, [24] = { 23, 22, 17 }, [25] = { 22 }, [26] = { 6, 2, 1 },
+	[27] = { 5, 2, 1 }, [28] = { 25 }, [29] = { 27 }, [30] = { 6, 4, 1 }, [31] = { 28 },
+	[32] = { 22, 2, 1 },
 };
 
-void lfsr_init(struct lfsr *l, uint64_t n, uint32_t seed)
+static unsigned int clamp_bits(unsigned int bits)
 {
-	int w = 2;
-
-	while (w < 32 && ((1ull << w) - 1) < n)
-		w++;
-	l->n = n;
-	l->taps = lfsr_taps[w];
-	l->mask = (uint32_t)((1ull << w) - 1);
-	l->state = seed % l->mask + 1;	/* any non-zero state */
+	return bits < VM_LFSR_MIN_BITS ? VM_LFSR_MIN_BITS :
+	       bits > VM_LFSR_MAX_BITS ? VM_LFSR_MAX_BITS : bits;
 }
 
-uint64_t lfsr_next(struct lfsr *l)
+uint32_t vm_lfsr_step(uint32_t v, unsigned int bits)
 {
-	if (l->n <= 1)
-		return 0;
-	for (;;) {
-		uint32_t s = l->state;
-		l->state = (s >> 1) ^ ((s & 1) ? l->taps : 0);
-		if ((uint64_t)s - 1 < l->n)
-			return s - 1;
+	bits = clamp_bits(bits);
+	uint32_t fb = v;	/* x^0 */
+
+	for (int i = 0; i < 3 && lfsr_exponents[bits][i]; i++)
+		fb ^= v >> (bits - (unsigned int)lfsr_exponents[bits][i]);
+	return (uint32_t)(((uint64_t)v >> 1) | (uint64_t)(fb & 1) << (bits - 1));
+}
+
+uint32_t vm_lfsr_seed(unsigned int bits)
+{
+	bits = clamp_bits(bits);
+	return (uint32_t)(0xace1u & ((1ull << bits) - 1));
+}
+
+/* How many bits hold n: 1 for 1, 8 for 128..255, 9 for 256 */
+static unsigned int bits_of(uint64_t n)
+{
+	unsigned int b = 0;
+
+	while (b < 64 && n >> b)
+		b++;
+	return b;
+}
+
+void vm_order_init(struct vm_order *o, uint64_t n)
+{
+	unsigned int b = bits_of(n);
+
+	o->n = n;
+	o->done = 0;
+	o->bits = clamp_bits(b < 8 ? 8 : b);
+	o->v = vm_lfsr_seed(o->bits);
+	o->zero_first = false;
+}
+
+void vm_scatter_order_init(struct vm_order *o, uint64_t n)
+{
+	o->n = n;
+	o->done = 0;
+	o->bits = clamp_bits(n > 1 ? bits_of(n - 1) : 1);
+	o->v = vm_lfsr_seed(o->bits);
+	o->zero_first = true;
+}
+
+/* The next LFSR value below n; 0 when it has none left to give. */
+static uint64_t next_below(struct vm_order *o)
+{
+	uint64_t period = (1ull << o->bits) - 1;
+
+	for (uint64_t i = 0; i < period; i++) {
+		o->v = vm_lfsr_step(o->v, o->bits);
+		if (o->v < o->n)
+			return o->v;
 	}
+	return 0;	/* n is 1 or 2^bits is below n: no such value */
+}
+
+uint64_t vm_order_next(struct vm_order *o)
+{
+	uint64_t i = o->done++;
+
+	if (o->n <= 1)
+		return 0;
+	if (o->zero_first)
+		return i % o->n == 0 ? 0 : next_below(o);
+	return i % o->n == o->n - 1 ? 0 : next_below(o);
 }
 
 /* ---- running ---- */
@@ -276,8 +335,11 @@ static struct vm_result do_io(struct run *r, enum vm_opcode code, uint64_t off, 
 		return failed_result(EINTR);
 	if (code != VM_DISCARD && len > c->max_len)
 		return failed_result(EOVERFLOW);
+	if (c->wrap && c->dev->size)
+		off %= c->dev->size;
 	if (code == VM_READ) {
-		err = dev_read(c->dev, c->buf, len, off, &ns);
+		err = c->wrap ? dev_read_wrap(c->dev, c->buf, len, off, &ns)
+			      : dev_read(c->dev, c->buf, len, off, &ns);
 	} else if (code == VM_DISCARD) {
 		err = dev_discard(c->dev, off, len, &ns);
 	} else {
@@ -355,7 +417,7 @@ static void lin_step(const struct vm_op *op, int64_t i, void *s, uint64_t *off, 
 static void rand_step(const struct vm_op *op, int64_t i, void *s, uint64_t *off, uint64_t *len)
 {
 	(void)i;
-	*off += lin_stride(op, *len) * lfsr_next(s);
+	*off += lin_stride(op, *len) * vm_order_next(s);
 }
 
 static void repeat_step(const struct vm_op *op, int64_t i, void *s, uint64_t *off, uint64_t *len)
@@ -429,11 +491,15 @@ static struct vm_result eval(struct run *r, const struct vm_op *op, uint64_t off
 		return kid ? eval(r, kid, off + (uint64_t)op->a, len, acc) : (struct vm_result){ 0 };
 	case VM_OFF_LIN:
 		return iterate(r, op, lin_count(op, len), lin_step, NULL, off, len, acc);
-	case VM_OFF_RAND: {
-		struct lfsr l;
+	case VM_OFF_RAND:
+	case VM_OFF_SCATTER: {
+		struct vm_order o;
 		int64_t n = lin_count(op, len);
-		lfsr_init(&l, (uint64_t)n, (uint32_t)r->c->seed);
-		return iterate(r, op, n, rand_step, &l, off, len, acc);
+		if (op->code == VM_OFF_RAND)
+			vm_order_init(&o, (uint64_t)n);
+		else
+			vm_scatter_order_init(&o, (uint64_t)n);
+		return iterate(r, op, n, rand_step, &o, off, len, acc);
 	}
 	case VM_LEN_FIXED:
 		return kid ? eval(r, kid, off, (uint64_t)op->a, acc) : (struct vm_result){ 0 };

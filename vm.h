@@ -53,7 +53,13 @@ struct vm_ctx {
 	void *buf;		/* holds max_len bytes, allocated once */
 	uint64_t max_len;
 	enum vm_on_error on_read_error, on_write_error;
-	uint64_t seed;		/* for VM_WRITE_RANDOM fill and VM_OFF_RAND order */
+	uint64_t seed;		/* for VM_WRITE_RANDOM fill */
+	/*
+	 * Offsets are taken modulo the device size and a read that crosses the
+	 * end continues at offset 0, as the original's -a. (Writes do not
+	 * wrap: a write past the end fails with EINVAL.)
+	 */
+	bool wrap;
 	int filled_pattern;	/* enum pattern now in buf, -1 for none */
 	/*
 	 * Optional: called after each successful timed I/O (outside the timed
@@ -89,12 +95,36 @@ void vm_ctx_free(struct vm_ctx *c);
 struct vm_result *vm_run(struct vm_ctx *c, struct vm_program *p, const struct vm_op *op,
 			 uint64_t off);
 
-/* Full-period permutation of 0..n-1 (maximal-length LFSR, skipping >= n). */
-struct lfsr {
-	uint32_t state, taps, mask;
-	uint64_t n;
+/*
+ * The original flashbench's pseudo-random orders (doc/original-io.md).
+ * Its LFSR is a Fibonacci register of `bits` bits: shift right, the XOR of
+ * the tap bits enters at the top; the taps are the maximal-length
+ * polynomials of the usual table (x^8 + x^6 + x^5 + x^4 + 1 for 8 bits,
+ * x^9 + x^5 + 1 for 9, ...), and it starts from 0xace1 cut to `bits`.
+ */
+#define VM_LFSR_MIN_BITS 2
+#define VM_LFSR_MAX_BITS 32
+uint32_t vm_lfsr_step(uint32_t v, unsigned int bits);
+uint32_t vm_lfsr_seed(unsigned int bits);
+
+/*
+ * A visiting order of the places 0..n-1 (n < 2^32), one place per
+ * vm_order_next(), n of them, each once:
+ * - vm_order_init: the original's --open-au erase blocks, -r's chunks and
+ *   -p's random columns (VM_OFF_RAND): the register of max(8, bits of n)
+ *   bits from its seed, values of n or more skipped, n - 1 values, then 0;
+ * - vm_scatter_order_init: the original's -s places (VM_OFF_SCATTER): 0,
+ *   then the register of just enough bits for n from its seed on, values
+ *   of n or more skipped, ending with the seed itself when n is 2^bits.
+ */
+struct vm_order {
+	uint64_t n, done;
+	uint32_t v;
+	unsigned int bits;
+	bool zero_first;
 };
-void lfsr_init(struct lfsr *l, uint64_t n, uint32_t seed);
-uint64_t lfsr_next(struct lfsr *l);
+void vm_order_init(struct vm_order *o, uint64_t n);
+void vm_scatter_order_init(struct vm_order *o, uint64_t n);
+uint64_t vm_order_next(struct vm_order *o);
 
 #endif

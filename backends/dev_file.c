@@ -74,8 +74,13 @@ int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err
 		if ((flags & DEV_EXCL) && S_ISBLK(st.st_mode))
 			oflags |= O_EXCL;
 	}
-	/* O_NONBLOCK: a FIFO or a tty must not hang open(); dropped once it is a disk or file */
-	d->fd = open(path, oflags | O_NONBLOCK);
+	/*
+	 * O_NONBLOCK: a FIFO or a tty must not hang open(); dropped once it is
+	 * a disk or file. O_NOATIME as the original, where we may (owner or root).
+	 */
+	d->fd = open(path, oflags | O_NONBLOCK | O_NOATIME);
+	if (d->fd < 0 && errno == EPERM)
+		d->fd = open(path, oflags | O_NONBLOCK);
 	if (d->fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -83,7 +88,8 @@ int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err
 	}
 	d->ops = &dev_file_ops;
 	int r = probe_geometry(d, err, errlen);
-	if (r == 0 && fcntl(d->fd, F_SETFL, oflags & ~(O_CLOEXEC | O_EXCL)) < 0)
+	int fl = fcntl(d->fd, F_GETFL);
+	if (r == 0 && (fl < 0 || fcntl(d->fd, F_SETFL, (oflags & ~(O_CLOEXEC | O_EXCL)) | (fl & O_NOATIME)) < 0))
 		r = -errno;
 	if (r < 0) {
 		if (!err[0])
@@ -102,10 +108,14 @@ static inline int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
+/*
+ * pread/pwrite all of len bytes at off, continuing short transfers; with
+ * wrap_at (the device size), the part past it from offset 0 on: one call
+ * of the whole length (the kernel returns the part up to the end), then
+ * the rest, as the original read across the end. wrap_at 0: no wrapping.
+ */
+static int transfer_all(int fd, char *p, uint64_t len, uint64_t off, bool write, uint64_t wrap_at)
 {
-	char *p = buf;
-
 	while (len) {
 		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
 		if (n < 0) {
@@ -118,8 +128,15 @@ int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
 		p += n;
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
+		if (wrap_at && off >= wrap_at)
+			off = 0;
 	}
 	return 0;
+}
+
+int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
+{
+	return transfer_all(fd, buf, len, off, write, 0);
 }
 
 /* The timing bracket: the clock is read right around the syscalls, nothing else inside. */
@@ -128,6 +145,14 @@ static int file_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, b
 {
 	int64_t t0 = now_ns();
 	int r = fd_transfer(d->fd, buf, len, off, write);
+	*ns = now_ns() - t0;
+	return r;
+}
+
+static int file_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
+{
+	int64_t t0 = now_ns();
+	int r = transfer_all(d->fd, buf, len, off, false, d->size);
 	*ns = now_ns() - t0;
 	return r;
 }
@@ -213,6 +238,7 @@ static void file_canonical_name(const struct dev *d, char *out, size_t n)
 #define FILE_OPS(name) \
 	.kind = name, \
 	.transfer = file_transfer, \
+	.read_wrap = file_read_wrap, \
 	.discard = file_discard, \
 	.transfer_queued = dev_file_queued, \
 	.copy = file_copy, \

@@ -40,10 +40,10 @@ m align-diff-halves-the-sum measurement measure/measure.c \
 	'row->on_ns - (row->pre_ns + row->post_ns) / 2;' 'row->on_ns - (row->pre_ns + row->post_ns) / 3;' \
 	'json-of-every-test-on-a-sim-card-parses-and-holds-the-text-output-data sim-align-diff-is-high-from-the-erase-size-up-and-lower-below'
 m align-on-block-straddles-at-its-middle measurement measure/measure.c \
-	'align_sweep(prog, place, n, -bs / 2),' 'align_sweep(prog, place, n, -bs / 4),' \
+	'align_sweep(prog, size, place, n, -bs / 2),' 'align_sweep(prog, size, place, n, -bs / 4),' \
 	'align-reads-seven-places-pre-then-on-then-post-per-try-on-a-simulated-card'
 m align-top-is-size-over-seven measurement measure/measure.c \
-	'while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS)' 'while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS / 2)' \
+	'while (top < size / ALIGN_POSITIONS && top <= UINT64_MAX / 2)' 'while (top < size / ALIGN_POSITIONS / 2 && top <= UINT64_MAX / 2)' \
 	'align-prints-the-full-table-on-a-regular-file'
 m align-has-three-times-power-of-two-rows measurement measure/measure.c \
 	'add_boundary(a / 4 * 3, bs, lbs, out, &n, max);' ';' \
@@ -72,8 +72,8 @@ m vm-first-failure-is-kept vm vm.c \
 	'if (c->nfailures++ == 0)' 'if (c->nfailures++ == 1)' \
 	'test_vm io-error-mid-test-is-reported-with-its-offset'
 m vm-lfsr-stays-in-range vm vm.c \
-	'if ((uint64_t)s - 1 < l->n)' 'if ((uint64_t)s - 1 <= l->n)' \
-	'test_vm'
+	'if (o->v < o->n)' 'if (o->v <= o->n)' \
+	'test_orders'
 
 # ---- the device layer (dev.c, backends/) ----
 m dev-counts-bytes-read device dev.c \

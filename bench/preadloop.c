@@ -2,7 +2,7 @@
  * The baseline for bench/overhead.sh: the least a timing tool can do.
  * Reads LEN bytes with O_DIRECT at each offset listed in OFFSETS (one per
  * line, in order), reading the clock right before and after each pread, as
- * flashbench does. Same best-effort CPU pinning and SCHED_FIFO as the tool.
+ * flashbench does. The same best-effort SCHED_FIFO priority 10 as the tool.
  *
  * usage: preadloop DEVICE LEN OFFSETS
  * prints: reads N timed_ns T wall_ns W
@@ -52,13 +52,8 @@ static uint64_t *read_offsets(const char *path, size_t *n)
 
 static void set_realtime(void)
 {
-	struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
-	cpu_set_t set;
-	int cpu = sched_getcpu();
+	struct sched_param sp = { .sched_priority = 10 };
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu >= 0 && cpu < CPU_SETSIZE ? cpu : 0, &set);
-	sched_setaffinity(0, sizeof set, &set);
 	sched_setscheduler(0, SCHED_FIFO, &sp);	/* best effort, as the tool */
 }
 

@@ -137,7 +137,12 @@ const char *fmt_time(char *buf, int64_t ns)
 	};
 	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 
-	if (a < 1000) {
+	/*
+	 * Below 1000 ns: whole ns. The original printed every negative time so;
+	 * down to -9999 ns ("-1785ns") that is intact and kept, below it cut to
+	 * 7 bytes ("-11000n"), so there the units of positive times follow.
+	 */
+	if (a < 1000 || (ns < 0 && a < 10000)) {
 		snprintf(buf, FMT_BUF, "%" PRId64 "ns", ns);
 		return buf;
 	}

@@ -112,8 +112,8 @@ int align_check(const struct dev *d, const struct params *p, char *err, size_t n
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
 	if (align_boundaries(d->size, p->blocksize, d->lbs, b, 128) < 1)
-		return fail(err, n, "--blocksize=%" PRIu64 ": %s is too small for -a with this block size (needs %" PRIu64 " bytes)",
-			    p->blocksize, d->path, 4 * p->blocksize);
+		return fail(err, n, "--blocksize=%" PRIu64 ": %s is too small for -a with this block size (it needs 4 blocks, %" PRIu64 " bytes)",
+			    p->blocksize, d->path, mul_sat(4, p->blocksize));
 	return 0;
 }
 
@@ -136,7 +136,9 @@ static uint64_t open_au_reach(const struct params *p, unsigned int spacing)
 
 /*
  * The original's 12 erase sizes between the erase blocks, or where that
- * does not fit on the device the widest spacing that does (>= 1).
+ * does not fit on the device the widest spacing that does (>= 1). (The
+ * original took the offsets modulo the size instead: erase blocks in the
+ * FAT area at 0, across the end, or on top of each other.)
  */
 unsigned int open_au_spacing(const struct dev *d, const struct params *p)
 {
@@ -191,15 +193,13 @@ int scatter_check(const struct dev *d, const struct params *p, char *err, size_t
 {
 	if (check_nonempty(d, err, n) || check_io_size(d, "--blocksize", p->blocksize, err, n))
 		return -1;
-	if (p->offset_set)
-		return fail(err, n, "--offset=%" PRIu64 ": -s reads from the start of the device, as the original did; it takes no --offset",
-			    p->offset);
 	if (p->scatter_order < 0 || p->scatter_order > 24)
 		return fail(err, n, "--scatter-order=%lld: must be between 0 and 24", p->scatter_order);
 	if (p->scatter_span < 1 || p->scatter_span > 1 << 20)
 		return fail(err, n, "--scatter-span=%lld: must be between 1 and %d", p->scatter_span, 1 << 20);
 	if (p->count < 1)
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
+	/* the original wrapped places beyond the end to the start, reading some twice: refused */
 	char opt[64];
 	snprintf(opt, sizeof opt, "--scatter-order=%lld", p->scatter_order);
 	return check_span_fits(d, opt, 0, mul_sat(p->blocksize, scatter_points(p) - 1 +
@@ -208,7 +208,8 @@ int scatter_check(const struct dev *d, const struct params *p, char *err, size_t
 
 uint64_t interval_largest(const struct dev *d, const struct params *p)
 {
-	return (uint64_t)d->lbs << (p->interval_order - 1);
+	(void)d;
+	return (uint64_t)INTERVAL_SMALLEST << (p->interval_order - 1);
 }
 
 int interval_check(const struct dev *d, const struct params *p, char *err, size_t n)
@@ -221,7 +222,13 @@ int interval_check(const struct dev *d, const struct params *p, char *err, size_
 		return fail(err, n, "--count=%lld: must be at least 1", p->count);
 	char opt[64];
 	snprintf(opt, sizeof opt, "--interval-order=%lld", p->interval_order);
-	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, interval_largest(d, p), err, n);
+	if (interval_largest(d, p) < d->lbs)
+		return fail(err, n, "%s: every size (512 bytes doubling) is below the logical block size (%u) of %s",
+			    opt, d->lbs, d->path);
+	/* the largest size's last read, 9 sizes per read from the start as the original */
+	uint64_t largest = interval_largest(d, p);
+	uint64_t reach = mul_sat(largest, (uint64_t)(p->count - 1) * INTERVAL_STRIDE + 1);
+	return check_span_fits(d, opt, p->offset_set ? p->offset : 0, reach, err, n);
 }
 
 uint64_t program_offset(const struct params *p)
@@ -239,10 +246,6 @@ int program_check(const struct dev *d, const struct params *p, char *err, size_t
 {
 	if (check_nonempty(d, err, n) || check_offset(d, p, err, n))
 		return -1;
-	if (p->erasesize_set || p->blocksize_set)
-		return fail(err, n, "--%s=%" PRIu64 ": -p uses the original's sizes (2MiB down to 512B in 4MiB) and takes no --erasesize or --blocksize",
-			    p->erasesize_set ? "erasesize" : "blocksize",
-			    p->erasesize_set ? p->erasesize : p->blocksize);
 	if (PROGRAM_LARGEST % d->lbs)
 		return fail(err, n, "%s: logical block size %u does not divide -p's 2MiB chunks", d->path, d->lbs);
 	return check_span_fits(d, "-p", program_offset(p), PROGRAM_REGION, err, n);
@@ -351,46 +354,50 @@ static void add_boundary(uint64_t a, uint64_t bs, unsigned int lbs, uint64_t *ou
 		out[(*n)++] = a;
 }
 
-/* The original's top boundary: the smallest power of two >= size / 7. */
-static uint64_t align_top(uint64_t size)
+/*
+ * The original's top boundary M: twice the block size, doubled while it is
+ * below size / 7 (so 2 * bs * 2^k; a power of two when bs is one).
+ */
+static uint64_t align_top(uint64_t size, uint64_t bs)
 {
-	uint64_t top = 1;
+	uint64_t top = 2 * bs;
 
-	while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS)
+	while (top < size / ALIGN_POSITIONS && top <= UINT64_MAX / 2)
 		top *= 2;
 	return top;
 }
 
+/*
+ * The original's rows M, M/2, ... down to twice the block size; where M is
+ * a power of two, the 3*2^n boundaries between them too (ours, for the
+ * 3*2^n erase blocks of TLC cards).
+ */
 int align_boundaries(uint64_t size, uint64_t bs, unsigned int lbs, uint64_t *out, int max)
 {
 	int n = 0;
 
-	if (size < 4 * bs)
+	if (bs == 0 || size / 4 < bs)	/* a boundary at 2 blocks, read up to a block past it */
 		return 0;
-	for (uint64_t a = align_top(size); a >= 2 * bs && a >= 4; a /= 2) {
+	uint64_t top = align_top(size, bs);
+	bool pow2 = (top & (top - 1)) == 0;
+	for (uint64_t a = top; a >= 2 * bs; a /= 2) {
 		add_boundary(a, bs, lbs, out, &n, max);
-		add_boundary(a / 4 * 3, bs, lbs, out, &n, max);
+		if (pow2 && a >= 4)
+			add_boundary(a / 4 * 3, bs, lbs, out, &n, max);
 	}
 	return n;
 }
 
 /*
- * The original's places for boundary a: k * top + a for k = 0..6, wrapping
- * modulo the device size. No read may leave the device: a place too close
- * to either end (only after wrapping) moves by a, away from that end.
+ * The original's places for boundary a: k * M + a for k = 0..6, taken
+ * modulo the device size by the VM (a read across the end continues at 0).
  */
 static int align_places(uint64_t size, uint64_t a, uint64_t bs, uint64_t place[ALIGN_POSITIONS])
 {
-	uint64_t top = align_top(size);
+	uint64_t top = align_top(size, bs);
 
-	for (int k = 0; k < ALIGN_POSITIONS; k++) {
-		uint64_t p = ((uint64_t)k * top + a) % size;
-		if (p < bs && p + a + bs <= size)
-			p += a;
-		else if (p + bs > size && p >= a + bs)
-			p -= a;
-		place[k] = p;
-	}
+	for (int k = 0; k < ALIGN_POSITIONS; k++)
+		place[k] = (uint64_t)(((unsigned __int128)top * (uint64_t)k + a) % size);
 	return ALIGN_POSITIONS;
 }
 
@@ -412,14 +419,18 @@ static int align_spread_places(uint64_t size, uint64_t a, uint64_t bs,
 	return n;
 }
 
-/* Read one block at each place, at offset delta from it: a VM_SEQ of 7. */
-static struct vm_op *align_sweep(struct vm_program *prog, const uint64_t *place, int n,
-				 int64_t delta)
+/*
+ * Read one block at each place, delta (-bs <= delta <= 0) bytes from it,
+ * modulo the size: a VM_SEQ of 7.
+ */
+static struct vm_op *align_sweep(struct vm_program *prog, uint64_t size, const uint64_t *place,
+				 int n, int64_t delta)
 {
 	struct vm_op *reads[ALIGN_POSITIONS];
 
 	for (int k = 0; k < n; k++)
-		reads[k] = vm_op(prog, VM_OFF_FIXED, (int64_t)place[k] + delta, 0,
+		reads[k] = vm_op(prog, VM_OFF_FIXED,
+				 (int64_t)((place[k] + size - (uint64_t)-delta) % size), 0,
 				 vm_op(prog, VM_READ, 0, 0, NULL));
 	return vm_seq(prog, n, reads);
 }
@@ -430,13 +441,13 @@ static struct vm_op *align_sweep(struct vm_program *prog, const uint64_t *place,
  * then the "post" block (starting at it) at all 7. Run at offset 0.
  */
 static struct vm_op *align_row_program(struct vm_program *prog, const struct params *p,
-				       const uint64_t *place, int n)
+				       uint64_t size, const uint64_t *place, int n)
 {
 	int64_t bs = (int64_t)p->blocksize;
 	struct vm_op *three[3] = {
-		align_sweep(prog, place, n, -bs),
-		align_sweep(prog, place, n, -bs / 2),
-		align_sweep(prog, place, n, 0),
+		align_sweep(prog, size, place, n, -bs),
+		align_sweep(prog, size, place, n, -bs / 2),
+		align_sweep(prog, size, place, n, 0),
 	};
 	struct vm_op *tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_seq(prog, 3, three));
 	return vm_op(prog, VM_LEN_FIXED, bs, 0, tries);
@@ -504,10 +515,11 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 			? align_spread_places(d->size, bounds[i], p->blocksize, place)
 			: align_places(d->size, bounds[i], p->blocksize, place);
 		reads += (uint64_t)r->rows[i].positions * 3 * (uint64_t)p->count;
-		ops[i] = align_row_program(m.prog, p, place, r->rows[i].positions);
+		ops[i] = align_row_program(m.prog, p, d->size, place, r->rows[i].positions);
 	}
 	if (m_start(&m, p, NULL, p->blocksize) < 0)
 		return m_finish(&m, &r->st);
+	m.c.wrap = true;	/* places past the end: read across it and on at 0, as the original */
 	progress_start("align", NULL, reads * p->blocksize);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];

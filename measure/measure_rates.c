@@ -36,10 +36,10 @@ static enum vm_opcode chunk_order(const struct params *p)
 
 /*
  * One erase block's worth in chunks of bs (in order, or LFSR order with
- * --random), each chunk position written in `ways` erase blocks, way_stride
- * apart, visited in LFSR order (the original's: a too small erase-size
- * guess then never puts two "erase blocks" in one real one): the
- * throughput of the whole row. The data is the original's 0x5a.
+ * --random: the original's order), each chunk position written in `ways`
+ * erase blocks, way_stride apart, visited in the original's order (a too
+ * small erase-size guess then never puts two "erase blocks" in one real
+ * one): the throughput of the whole row. The data is the original's 0x5a.
  */
 static struct vm_op *rate_program(struct vm_program *prog, const struct params *p, uint64_t bs,
 				  int64_t ways, uint64_t way_stride)
@@ -126,6 +126,7 @@ int measure_find_fat(struct dev *d, const struct params *p, struct rate_result *
 	if (alloc_rate_result(r, p, 0, p->fat_nr) < 0)
 		return -1;
 	r->spacing = 1;
+	r->find_fat = true;
 	return measure_rates(d, p, r, "find-fat", (int)p->fat_nr, 1, 0, p->erasesize);
 }
 
@@ -152,14 +153,18 @@ const char *const program_labels[PROGRAM_COLUMNS] = {
 	"write zeros random", "write ones random", "write 0x5a random", "read random",
 };
 
-/* The whole region in chunks of bs, in order or in LFSR order: its rate. */
+/*
+ * The whole region in chunks of bs, in order or in the original's order:
+ * as the original, the mean of the chunks' rates (each chunk's bytes over
+ * its time), not the bytes over the total time.
+ */
 static struct vm_op *program_step_op(struct vm_program *prog, const struct program_step *st,
 				     uint64_t bs)
 {
-	struct vm_op *io = vm_op(prog, st->io, 0, 0, NULL);
+	struct vm_op *io = vm_op(prog, VM_BPS, 0, 0, vm_op(prog, st->io, 0, 0, NULL));
 	struct vm_op *chunks = vm_op(prog, st->random ? VM_OFF_RAND : VM_OFF_LIN, 0,
 				     -(int64_t)PROGRAM_REGION, io);
-	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_BPS, 0, 0, chunks));
+	return vm_op(prog, VM_LEN_FIXED, (int64_t)bs, 0, vm_op(prog, VM_AVG, 0, 0, chunks));
 }
 
 int measure_program(struct dev *d, const struct params *p, struct program_result *r)

@@ -12,7 +12,7 @@
 
 /*
  * The minimum per place over the passes. order[i] is the place of a pass's
- * i-th read (the VM's LFSR order; a failed read carries no offset).
+ * i-th read (the VM's -s order; a failed read carries no offset).
  */
 static void scatter_points_from(struct scatter_result *r, const struct vm_result *passes,
 				const uint64_t *order, uint64_t n, bool interrupted)
@@ -51,7 +51,9 @@ static void scatter_points_from(struct scatter_result *r, const struct vm_result
 
 /*
  * -s as the original: the places j * blocksize for j < 2^order, visited in
- * LFSR order, one pass per --count try, each read --scatter-span blocks.
+ * its order, one pass per --count try, each read --scatter-span blocks.
+ * (Places past the end, which the original took modulo the size, are
+ * refused by scatter_check.)
  */
 int measure_scatter(struct dev *d, const struct params *p, struct scatter_result *r)
 {
@@ -66,7 +68,7 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 		return -1;
 	m_begin(&m, d);
 	struct vm_program *prog = m.prog;
-	struct vm_op *pass = vm_op(prog, VM_OFF_RAND, (int64_t)p->blocksize, (int64_t)n,
+	struct vm_op *pass = vm_op(prog, VM_OFF_SCATTER, (int64_t)p->blocksize, (int64_t)n,
 				   vm_op(prog, VM_READ, 0, 0, NULL));
 	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)r->span_bytes, 0,
 				 vm_op(prog, VM_REPEAT, p->count, 0, pass));
@@ -80,10 +82,10 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 		}
 		return m_finish(&m, &r->st);
 	}
-	struct lfsr l;
-	lfsr_init(&l, n, (uint32_t)m.c.seed);	/* the order OFF_RAND visits the places in */
+	struct vm_order o;
+	vm_scatter_order_init(&o, n);	/* the order OFF_SCATTER visits the places in */
 	for (uint64_t i = 0; i < n; i++)
-		order[i] = lfsr_next(&l);
+		order[i] = vm_order_next(&o);
 	progress_start("scatter", NULL, n * (uint64_t)p->count * r->span_bytes);
 	struct vm_result *res = vm_run(&m.c, prog, op, 0);
 	scatter_points_from(r, res, order, n, m.c.interrupted);
@@ -100,39 +102,41 @@ void scatter_result_free(struct scatter_result *r)
 /* ---------------------------------------------------------------- -i */
 
 /*
- * Least squares time = access + bytes / rate over the rows' minimum times,
- * leaving out the smallest sizes, whose times are mostly command overhead.
+ * The original's fit, in its single precision: least squares time =
+ * access + bytes * slope over the rows' minimum times, leaving out the
+ * smallest sizes, whose times are mostly command overhead. The access time
+ * is cut to whole ns as the original printed it.
  */
 static void interval_fit(struct interval_result *r)
 {
-	double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+	float n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
 
 	for (int i = INTERVAL_FIT_SKIP; i < r->nrows; i++) {
 		if (r->rows[i].failed)
 			continue;
-		double x = (double)r->rows[i].bytes, y = (double)r->rows[i].min_ns;
+		float x = (float)r->rows[i].bytes, y = (float)r->rows[i].min_ns;
 		n++; sx += x; sy += y; sxx += x * x; sxy += x * y;
 	}
-	double den = n * sxx - sx * sx;
+	float den = n * sxx - sx * sx;
 	r->fit = FIT_TOO_FEW_SIZES;
 	if (n < 2 || den == 0)
 		return;
-	double slope = (n * sxy - sx * sy) / den;	/* ns per byte */
+	float slope = (n * sxy - sx * sy) / den;	/* ns per byte */
 	r->fit = FIT_NOT_RISING;
-	if (slope <= 0)
+	if (!(slope > 0))
 		return;
 	r->fit = FIT_OK;
-	r->fit_rate = 1e9 / slope;
+	r->fit_slope = slope;
+	r->fit_rate = 1e9 / (double)slope;
 	r->fit_access_ns = (int64_t)((sy - slope * sx) / n);
 }
 
-/* min, average and max of one size's tries; res is (warm-up, tries) */
-static void interval_row_from(struct interval_row *row, const struct vm_result *res)
+/* min, average and max of one size's tries */
+static void interval_row_from(struct interval_row *row, const struct vm_result *tries)
 {
-	const struct vm_result *tries = res->kind == VR_LIST && res->nitems == 2 ? &res->items[1] : res;
 	int64_t sum = 0;
 
-	if (tries->kind != VR_LIST) {
+	if (tries->kind != VR_LIST || tries->nitems == 0) {
 		row->failed = true;
 		return;
 	}
@@ -148,68 +152,54 @@ static void interval_row_from(struct interval_row *row, const struct vm_result *
 		row->min_ns = s->ns < row->min_ns ? s->ns : row->min_ns;
 		row->max_ns = s->ns > row->max_ns ? s->ns : row->max_ns;
 	}
-	if (tries->nitems == 0) {
-		row->failed = true;
-		return;
-	}
 	row->avg_ns = sum / tries->nitems;
 	row->rate = row->min_ns > 0 ? (double)row->bytes * 1e9 / (double)row->min_ns : 0;
 }
 
-/*
- * Distance between the reads of one size: the warm-up and each try read a
- * different place (a card's read buffer must not serve a try), 1 + count
- * places of the largest size from the base if they fit, closer otherwise.
- */
-static uint64_t interval_stride(const struct dev *d, const struct params *p, uint64_t base)
+/* The original's sizes: 512 bytes doubling, --interval-order of them. */
+static uint64_t interval_size(int i)
 {
-	uint64_t largest = interval_largest(d, p), room = d->size - base - largest;
-	uint64_t stride = room / (uint64_t)p->count / d->lbs * d->lbs;
-
-	return stride < largest ? stride : largest;
+	return (uint64_t)INTERVAL_SMALLEST << i;
 }
 
-/*
- * Per size (512 B doubling): a warm-up read whose time is dropped, then
- * --count reads, stride bytes apart after it.
- */
-static struct vm_op *interval_program(struct vm_program *prog, const struct dev *d,
-				      const struct params *p, uint64_t stride)
+/* Per size: --count reads, INTERVAL_STRIDE sizes apart from the base, as the original. */
+static struct vm_op *interval_size_program(struct vm_program *prog, const struct params *p,
+					   uint64_t size)
 {
-	struct vm_op *tries = vm_op(prog, VM_OFF_LIN, (int64_t)stride, p->count,
+	struct vm_op *tries = vm_op(prog, VM_OFF_LIN, (int64_t)(INTERVAL_STRIDE * size), p->count,
 				    vm_op(prog, VM_READ, 0, 0, NULL));
-	if (!stride)	/* OFF_LIN with stride 0 means "the length": keep the place */
-		tries = vm_op(prog, VM_REPEAT, p->count, 0, vm_op(prog, VM_READ, 0, 0, NULL));
-	struct vm_op *steps[2] = {
-		vm_op(prog, VM_DROP, 0, 0, vm_op(prog, VM_READ, 0, 0, NULL)),
-		vm_op(prog, VM_OFF_FIXED, (int64_t)stride, 0, tries),
-	};
-	return vm_op(prog, VM_LEN_POW2_UP, d->lbs, (int64_t)interval_largest(d, p),
-		     vm_seq(prog, 2, steps));
+	return vm_op(prog, VM_LEN_FIXED, (int64_t)size, 0, tries);
 }
 
 int measure_interval(struct dev *d, const struct params *p, struct interval_result *r)
 {
 	uint64_t base = p->offset_set ? p->offset : 0;
+	struct vm_op *ops[64];
 	struct measurement m;
+	int n = (int)p->interval_order;
 
 	memset(r, 0, sizeof *r);
-	r->rows = calloc((size_t)p->interval_order, sizeof *r->rows);
-	if (!r->rows)
+	r->rows = calloc((size_t)n, sizeof *r->rows);
+	if (!r->rows || n > 64)
 		return -1;
-	r->stride = interval_stride(d, p, base);
 	m_begin(&m, d);
-	struct vm_op *op = interval_program(m.prog, d, p, r->stride);
-	if (m_start(&m, p, op, 0) < 0)
+	uint64_t bytes = 0;
+	for (int i = 0; i < n; i++) {
+		ops[i] = interval_size_program(m.prog, p, interval_size(i));
+		if (interval_size(i) >= d->lbs)
+			bytes += interval_size(i) * (uint64_t)p->count;
+	}
+	if (m_start(&m, p, NULL, interval_largest(d, p)) < 0)
 		return m_finish(&m, &r->st);
-	/* a warm-up read, then --count reads, of every size */
-	progress_start("interval", NULL,
-		       (((uint64_t)d->lbs << p->interval_order) - d->lbs) * (uint64_t)(p->count + 1));
-	struct vm_result *res = vm_run(&m.c, m.prog, op, base);
-	for (int i = 0; i < res->nitems; i++) {
+	progress_start("interval", NULL, bytes);
+	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
-		row->bytes = (uint64_t)d->lbs << i;
-		interval_row_from(row, &res->items[i]);
+		row->bytes = interval_size(i);
+		if (row->bytes < d->lbs) {	/* O_DIRECT cannot read it: the original's reads failed */
+			row->failed = row->too_small = true;
+			continue;
+		}
+		interval_row_from(row, vm_run(&m.c, m.prog, ops[i], base));
 		if (row->failed && m.c.interrupted) {
 			r->nrows--;	/* cut short, not failed: leave it out */
 			break;

@@ -26,21 +26,31 @@ void text_align(FILE *f, const struct align_result *r)
 	align_rows(f, r, 0);
 }
 
-/* A field as the original printed it: padded to 7 bytes, then a space. */
+/*
+ * A field as the original printed it: padded to 7 bytes, then a space
+ * (the size column and --open-au's rate), or two (the rates of --find-fat
+ * and -p).
+ */
 static void field(FILE *f, const char *s)
 {
 	fprintf(f, "%-7s ", s);
 }
 
+static void wide_field(FILE *f, const char *s)
+{
+	fprintf(f, "%-7s  ", s);
+}
+
 static void rate_rows(FILE *f, const struct rate_result *r, int from)
 {
+	void (*cell)(FILE *, const char *) = r->find_fat ? wide_field : field;
 	char buf[FMT_BUF];
 
 	for (int i = from; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];
 		field(f, fmt_size(buf, row->blocksize));
 		for (int c = 0; c < row->ncols; c++)
-			field(f, row->failed[c] ? "failed" : fmt_rate(buf, row->rate[c]));
+			cell(f, row->failed[c] ? "failed" : fmt_rate(buf, row->rate[c]));
 		fputc('\n', f);
 	}
 }
@@ -86,6 +96,10 @@ void text_interval(FILE *f, const struct interval_result *r)
 
 	for (int i = 0; i < r->nrows; i++) {
 		const struct interval_row *row = &r->rows[i];
+		if (row->too_small) {
+			fprintf(f, "%" PRIu64 " bytes: not read: below the logical block size\n", row->bytes);
+			continue;
+		}
 		if (row->failed) {
 			fprintf(f, "%" PRIu64 " bytes: read failed\n", row->bytes);
 			continue;
@@ -98,13 +112,14 @@ void text_interval(FILE *f, const struct interval_result *r)
 	for (int i = 0; i < r->nrows; i++) {
 		const struct interval_row *row = &r->rows[i];
 		if (row->failed) {
-			fprintf(f, "bytes %" PRIu64 ", read failed\n", row->bytes);
+			fprintf(f, "bytes %" PRIu64 ", %s\n", row->bytes,
+				row->too_small ? "not read" : "read failed");
 			continue;
 		}
 		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead ", row->bytes, row->min_ns);
-		if (r->fit == FIT_OK)
-			fprintf(f, "%g\n", (double)row->min_ns - (double)r->fit_access_ns -
-					    (double)row->bytes * 1e9 / r->fit_rate);
+		if (r->fit == FIT_OK)	/* the original's single precision */
+			fprintf(f, "%g\n", (double)((float)(row->min_ns - r->fit_access_ns) -
+						    (float)row->bytes * r->fit_slope));
 		else
 			fputs("n/a\n", f);
 	}
@@ -119,7 +134,7 @@ static void program_rows(FILE *f, const struct program_result *r, int from)
 		field(f, fmt_size(buf, r->rows[i].blocksize));
 		for (int c = 0; c < PROGRAM_COLUMNS; c++) {
 			const struct program_row *cell = &r->rows[i + c];
-			field(f, cell->failed ? "failed" : fmt_rate(buf, cell->rate));
+			wide_field(f, cell->failed ? "failed" : fmt_rate(buf, cell->rate));
 		}
 		fputc('\n', f);
 	}

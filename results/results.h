@@ -29,7 +29,8 @@ enum vm_opcode {
 	 * n = -b / current length (e.g. b = -erasesize: one erase block's worth).
 	 */
 	VM_OFF_LIN,
-	VM_OFF_RAND,	/* as OFF_LIN, i in a full-period LFSR order over 0..n-1 */
+	VM_OFF_RAND,	/* as OFF_LIN, i in the original's order of n places (vm_order_init) */
+	VM_OFF_SCATTER,	/* as OFF_LIN, i in the original's -s order (vm_scatter_order_init) */
 	VM_LEN_FIXED,	/* length = a; run child */
 	VM_LEN_POW2_UP,	  /* length = a, 2a, 4a, ... <= b; list */
 	VM_LEN_POW2_DOWN, /* length = a, a/2, a/4, ... >= b; list */
@@ -142,6 +143,7 @@ struct rate_result {
 	long long nr;		/* open-au-nr, or fat-nr */
 	unsigned int spacing;	/* erase sizes from one open-au erase block to the next */
 	bool random;
+	bool find_fat;		/* --find-fat's columns (the original's layout differs) */
 	int nrows;
 	struct rate_row *rows;	/* erasesize first, halving */
 	struct run_status st;
@@ -166,6 +168,7 @@ struct interval_row {
 	int64_t min_ns, avg_ns, max_ns;
 	double rate;		/* bytes / min time */
 	bool failed;
+	bool too_small;		/* below the logical block size: not read (failed too) */
 };
 /* Why -i has no fit line: */
 enum interval_fit {
@@ -174,11 +177,13 @@ enum interval_fit {
 	FIT_NOT_RISING,		/* times do not grow with the transfer size */
 };
 #define INTERVAL_FIT_SKIP 3	/* smallest sizes left out of the fit (setup noise) */
+#define INTERVAL_SMALLEST 512	/* the original's sizes: 512 bytes doubling */
+#define INTERVAL_STRIDE 9	/* a size's reads lie 9 sizes apart from the start */
 struct interval_result {
 	int nrows;
-	struct interval_row *rows;
-	uint64_t stride;	/* bytes between one try's read and the next */
+	struct interval_row *rows;	/* 512 bytes, doubling */
 	enum interval_fit fit;
+	float fit_slope;	/* regression: ns per byte, in the original's single precision */
 	double fit_rate;	/* regression: bytes per second; 0 unless FIT_OK */
 	int64_t fit_access_ns;	/* regression: access time */
 	struct run_status st;

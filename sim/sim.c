@@ -600,7 +600,7 @@ static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t le
 	}
 	b->wp = o + len;
 	b->written = b->wp - b->lo;
-	if (b->wp == es)
+	if (b->wp == es && (b->lo == 0 || !s->cfg.random_au))
 		ns += close_block(s, i);
 	return ns;
 }

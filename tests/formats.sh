@@ -51,40 +51,44 @@ check_align_table() {
 	done <<<"$out"
 	[ "${rows[-1]}" = $((2 * bs)) ] || fail "last boundary ${rows[-1]}, want $((2 * bs))"
 	[ "${rows[0]}" -le "$size" ] || fail "first boundary ${rows[0]} beyond the device ($size)"
-	# the largest power of two shown, and every 2^n and 3*2^(n-1) below it
-	# the original's top: the smallest power of two >= size / 7
-	local top=1
-	while [ "$top" -lt $(((size + 6) / 7)) ]; do top=$((top * 2)); done
-	[ "${rows[0]}" = "$top" ] || fail "largest boundary ${rows[0]}, want $top (the smallest power of two >= $size / 7)"
+	# the original's top M = 2 * bs * 2^k, the first at least size / 7, then
+	# M/2 ... 2 * bs; where M is a power of two, the 3*2^(n-1) between them
+	local top=${rows[0]} m=$((2 * bs))
+	while [ "$m" -lt $((size / 7)) ]; do m=$((m * 2)); done
+	[ "$top" = "$m" ] || fail "largest boundary $top, want $m (2 * $bs doubled up to $size / 7)"
 	local -a want=()
 	for ((a = top; a >= 2 * bs; a /= 2)); do
-		[ "$a" = "$top" ] && [ "${rows[0]}" != "$top" ] && want+=($((top / 2 * 3)))
 		want+=("$a")
-		[ $((a / 4 * 3)) -ge $((2 * bs)) ] && [ $((a % 4)) = 0 ] && want+=($((a / 4 * 3)))
+		[ $((top & (top - 1))) = 0 ] && [ $((a / 4 * 3)) -ge $((2 * bs)) ] && [ $((a % 4)) = 0 ] &&
+			want+=($((a / 4 * 3)))
 	done
 	[ "${rows[*]}" = "${want[*]}" ] || fail "boundaries: ${rows[*]}; want ${want[*]}"
 }
 
-# check_padded_fields LINE NFIELDS: the original's "%-7s " layout, never truncated
+# check_padded_fields LINE NFIELDS [GAP]: the original's layout, never
+# truncated: each field padded to 7 bytes, then one space (the size field
+# and --open-au's rate) or GAP spaces (2 for the rates of --find-fat and -p)
 check_padded_fields() {
-	local line=$1 nf=$2 rest=$1 tok pad i
+	local line=$1 nf=$2 gap=${3:-1} rest=$1 tok pad i g
 	for ((i = 0; i < nf; i++)); do
 		[[ $rest =~ ^([^ ]+)( +)(.*)$ ]] || fail "field $((i + 1)) missing in '$line'"
 		tok=${BASH_REMATCH[1]} pad=${BASH_REMATCH[2]} rest=${BASH_REMATCH[3]}
+		g=$gap; [ "$i" = 0 ] && g=1
 		if [ ${#tok} -lt 7 ]; then
-			[ ${#pad} = $((8 - ${#tok})) ] || fail "field '$tok' not padded to 7 bytes + space in '$line'"
+			[ ${#pad} = $((7 - ${#tok} + g)) ] || fail "field '$tok' not padded to 7 bytes + $g space(s) in '$line'"
 		else
-			[ ${#pad} = 1 ] || fail "field '$tok' followed by ${#pad} spaces in '$line'"
+			[ ${#pad} = "$g" ] || fail "field '$tok' followed by ${#pad} spaces in '$line'"
 		fi
 		FIELDS[i]=$tok
 	done
 	[ -z "$rest" ] || fail "extra text '$rest' in '$line'"
 }
 
-# check_rate_table ERASE BLOCK NCOLS: one line per size from ERASE halving to
-# BLOCK, each "<size> <rate>..." with NCOLS rates, padded fields.
+# check_rate_table ERASE BLOCK NCOLS [GAP]: one line per size from ERASE
+# halving to BLOCK, each "<size> <rate>..." with NCOLS rates, padded fields
+# (GAP: the spaces after a rate, 1 for --open-au, 2 for --find-fat).
 check_rate_table() {
-	local e=$1 b=$2 nc=$3 line i=0 c
+	local e=$1 b=$2 nc=$3 gap=${4:-1} line i=0 c
 	local -a sizes
 	mapfile -t sizes < <(halving_sizes "$e" "$b")
 	local nlines
@@ -93,7 +97,7 @@ check_rate_table() {
 	[[ $out != *$'\t'* ]] || fail "rate table contains tabs"
 	while IFS= read -r line; do
 		FIELDS=()
-		check_padded_fields "$line" $((nc + 1))
+		check_padded_fields "$line" $((nc + 1)) "$gap"
 		[ "${FIELDS[0]}" = "${sizes[i]}" ] || fail "line $((i + 1)) size '${FIELDS[0]}', want '${sizes[i]}'"
 		for ((c = 1; c <= nc; c++)); do
 			[[ ${FIELDS[c]} =~ ^$RATE_RE$ ]] || fail "'${FIELDS[c]}' is not a rate in '$line'"
@@ -159,7 +163,7 @@ check_interval() { # ORDER
 
 # check_program [SMALLEST]: $out is the original's -p table: one line per
 # chunk size from 2MiB halving down to SMALLEST (512), each the size and 8
-# unlabelled rates, padded fields, nothing else.
+# unlabelled rates, padded fields (two spaces after a rate), nothing else.
 check_program() { # [SMALLEST]
 	local -a sizes
 	mapfile -t sizes < <(halving_sizes $((2 << 20)) "${1:-512}")
@@ -168,7 +172,7 @@ check_program() { # [SMALLEST]
 	[ "$nlines" = "${#sizes[@]}" ] || fail "$nlines lines, want ${#sizes[@]} (${sizes[*]}): $out"
 	while IFS= read -r line; do
 		FIELDS=()
-		check_padded_fields "$line" 9
+		check_padded_fields "$line" 9 2
 		[ "${FIELDS[0]}" = "${sizes[i]}" ] || fail "line $((i + 1)) size '${FIELDS[0]}', want '${sizes[i]}'"
 		for ((c = 1; c <= 8; c++)); do
 			[[ ${FIELDS[c]} =~ ^$RATE_RE$ ]] || fail "'${FIELDS[c]}' is not a rate in '$line'"

@@ -49,14 +49,25 @@ static void test_open_au(void)
 		  "4KiB    3.78M/s \n");
 }
 
-/* Each rate field 7 bytes and a space: a 6-byte rate ends in two spaces. */
+/*
+ * --find-fat: each rate field 7 bytes and two spaces (the size field 7 and
+ * one), as tests/data/original/f-default/stdout.
+ */
 static void test_find_fat(void)
 {
 	struct rate_row row = { .blocksize = 4 << 20, .ncols = 6,
 				.rate = { 5.27e6, 2.77e6, 3.32e6, 4.81e6, 4.75e6, 4.7e6 } };
-	struct rate_result r = { .nrows = 1, .rows = &row };
+	struct rate_result r = { .nrows = 1, .rows = &row, .find_fat = true };
 	CHECK_STR(RENDER(text_rates, &r),
-		  "4MiB    5.27M/s 2.77M/s 3.32M/s 4.81M/s 4.75M/s 4.7M/s  \n");
+		  "4MiB    5.27M/s  2.77M/s  3.32M/s  4.81M/s  4.75M/s  4.7M/s   \n");
+	struct rate_row one = { .blocksize = 16 << 10, .ncols = 2, .rate = { 12.3e6, 20e6 } };
+	r.rows = &one;
+	CHECK_STR(RENDER(text_rates, &r), "16KiB   12.3M/s  20M/s    \n");
+	struct rate_row doc = { .blocksize = 4 << 20, .ncols = 6,
+				.rate = { 20e6, 20e6, 20e6, 19.8e6, 20e6, 20e6 } };
+	r.rows = &doc;	/* the sample line of doc/output-formats.md */
+	CHECK_STR(RENDER(text_rates, &r),
+		  "4MiB    20M/s    20M/s    20M/s    19.8M/s  20M/s    20M/s    \n");
 }
 
 static void test_three_times_pow2_sizes(void)
@@ -84,14 +95,42 @@ static void test_interval(void)
 	struct interval_row row = { .bytes = 512, .min_ns = 11098, .avg_ns = 22100, .max_ns = 88900,
 				    .rate = 512 * 1e9 / 11098 };
 	struct interval_result r = { .nrows = 1, .rows = &row, .fit = FIT_OK,
-				     .fit_rate = 5143.31e6, .fit_access_ns = 5371 };
+				     .fit_slope = 1e9f / 5143.31e6f, .fit_rate = 5143.31e6,
+				     .fit_access_ns = 5371 };
 	CHECK_STR(RENDER(text_interval, &r),
 		  "512 bytes: min 11.1µs avg 22.1µs max 88.9µs: 46.1344 MB/s\n"
 		  "5143.31 MB/s, 5.37µs access time\n"
 		  "bytes 512, time 11098 overhead 5627.45\n");
 }
 
-/* -p: the size and 8 unlabelled rates, the -O field layout. */
+/*
+ * The overhead in the original's single precision: the last line of
+ * tests/data/original/i-order12/stdout (its fit: 0.0999998152 ns per byte,
+ * 999 ns), which double precision prints as 0.59375x.
+ */
+static void test_interval_overhead_is_single_precision(void)
+{
+	struct interval_row row = { .bytes = 1048576, .min_ns = 105857, .avg_ns = 105857,
+				    .max_ns = 105857, .rate = 1048576 * 1e9 / 105857 };
+	struct interval_result r = { .nrows = 1, .rows = &row, .fit = FIT_OK,
+				     .fit_slope = 0.0999998152f, .fit_rate = 1e9 / 0.0999998152,
+				     .fit_access_ns = 999 };
+	const char *out = RENDER(text_interval, &r);
+	CHECK(strstr(out, "10000 MB/s, 999ns access time\n") != NULL);
+	CHECK(strstr(out, "bytes 1048576, time 105857 overhead 0.59375\n") != NULL);
+}
+
+/* Sizes below the logical block size are not read: said so, no number. */
+static void test_interval_row_below_the_block_size(void)
+{
+	struct interval_row row = { .bytes = 512, .failed = true, .too_small = true };
+	struct interval_result r = { .nrows = 1, .rows = &row, .fit = FIT_TOO_FEW_SIZES };
+	const char *out = RENDER(text_interval, &r);
+	CHECK(strstr(out, "512 bytes: not read: below the logical block size\n") != NULL);
+	CHECK(strstr(out, "bytes 512, not read\n") != NULL);
+}
+
+/* -p: the size and 8 unlabelled rates, the --find-fat field layout. */
 static void test_program(void)
 {
 	struct program_row cells[PROGRAM_COLUMNS];
@@ -101,7 +140,7 @@ static void test_program(void)
 						 .rate = rates[c] };
 	struct program_result r = { .nrows = PROGRAM_COLUMNS, .rows = cells };
 	CHECK_STR(RENDER(text_program, &r),
-		  "2MiB    13.2M/s 13.1M/s 12.9M/s 20M/s   872K/s  6.05K/s 1.5M/s  19.9M/s \n");
+		  "2MiB    13.2M/s  13.1M/s  12.9M/s  20M/s    872K/s   6.05K/s  1.5M/s   19.9M/s  \n");
 }
 
 int main(void)
@@ -112,6 +151,8 @@ int main(void)
 	test_three_times_pow2_sizes();
 	test_scatter();
 	test_interval();
+	test_interval_overhead_is_single_precision();
+	test_interval_row_below_the_block_size();
 	test_program();
 	free(render_buf);
 	return unit_summary();

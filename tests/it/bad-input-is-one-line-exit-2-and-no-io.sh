@@ -97,7 +97,6 @@ rows=(
 	'erasesize#(8192P|9223372036854775808)#-O -e 8192P --offset=0 @F@'
 	'erasesize#(1P|1125899906842624)#-O -e 1P @F@'
 	'erasesize#(8192P|9223372036854775808)#-f -e 8192P @F@'
-	'erasesize#(8192P|9223372036854775808)#-p -e 8192P @F@'
 	'blocksize#(8192P|9223372036854775808)#-s -b 8192P @F@'
 	'blocksize#(8192P|9223372036854775808)#-a -b 8192P @F@'
 	'scatter-order#24#-s --scatter-span=1048576 --scatter-order=24 @F@'

@@ -7,4 +7,4 @@ f=$(make_file card 32M)
 use_loop "$f"
 run "$FB" -f -e 1M -b 128K "$LOOP"
 expect_rc 0
-check_rate_table $((1 << 20)) $((128 << 10)) 6
+check_rate_table $((1 << 20)) $((128 << 10)) 6 2

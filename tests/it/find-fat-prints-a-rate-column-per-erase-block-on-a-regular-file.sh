@@ -7,8 +7,8 @@
 use_shm_file card 32; f=$SHMFILE
 run "$FB" -f -e 1M -b 128K "$f"
 expect_rc 0
-check_rate_table $((1 << 20)) $((128 << 10)) 6
+check_rate_table $((1 << 20)) $((128 << 10)) 6 2
 
 run "$FB" --find-fat --fat-nr=3 -e 2M -b 512K "$f"
 expect_rc 0
-check_rate_table $((2 << 20)) $((512 << 10)) 3
+check_rate_table $((2 << 20)) $((512 << 10)) 3 2

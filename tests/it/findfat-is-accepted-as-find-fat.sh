@@ -6,4 +6,4 @@
 use_shm_file card 16; f=$SHMFILE
 run "$FB" --findfat --fat-nr=2 -e 1M -b 256K "$f"
 expect_rc 0
-check_rate_table $((1 << 20)) $((256 << 10)) 2
+check_rate_table $((1 << 20)) $((256 << 10)) 2 2

@@ -6,7 +6,7 @@
 
 # The lines are the same whatever the timing: a fit that comes out
 # meaningless under load says so on its line (check_interval takes both).
-f=$(make_file card 16M)
+f=$(make_file card 72M)
 run "$FB" -i --interval-order=10 --count=32 "$f"
 expect_rc 0
 check_interval 10

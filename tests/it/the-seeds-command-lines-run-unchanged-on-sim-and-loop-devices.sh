@@ -63,7 +63,7 @@ check_output() {
 	case $test in
 	align) check_align_table "$b" "$size" ;;
 	open-au) check_rate_table "$e" "$b" 1 ;;
-	find-fat) check_rate_table "$e" "$b" "$fat" ;;
+	find-fat) check_rate_table "$e" "$b" "$fat" 2 ;;
 	*) fail "no test in the command line" ;;
 	esac
 }

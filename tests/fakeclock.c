@@ -1,0 +1,237 @@
+/*
+ * A synthetic clock for comparing flashbench with the recorded original
+ * (tests/data/original/README.md): LD_PRELOAD it, and every clock the
+ * program reads (clock_gettime of any clock id, gettimeofday) stands still
+ * except inside a pread/pwrite of more than 0 bytes on a block device, which
+ * moves it on by the model's time for that transfer. So the printed times
+ * are a function of the transfers alone, the same for any program that
+ * does the same transfers.
+ *
+ *   FAKECLOCK_MODEL=A,B,E,X  each transfer: A + length * B / 1000 ns, plus
+ *                            X ns if it crosses a multiple of E bytes (E 0: never)
+ *   FAKECLOCK_NS=V1,V2,...   the k-th transfer (from 0) also takes the k-th
+ *                            value, the list repeating; V:R is V R times
+ *   FAKECLOCK_LOG=FILE       per write of more than 0 bytes to a block device,
+ *                            one line: the first 8 bytes in hex, ':', the
+ *                            CRC-32 (zlib's) of the whole buffer
+ *
+ * The clock starts at 1000 s. The test's own; no code of the recording tool.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_EXTRA 4096
+
+static uint64_t now_ns = 1000ull * 1000000000ull;
+static uint64_t model_a, model_b, model_e, model_x;
+static uint64_t extra[MAX_EXTRA];
+static size_t nextra, transfers;
+static int log_fd = -1;
+static int ready;
+
+static void parse_model(const char *s)
+{
+	uint64_t *v[4] = { &model_a, &model_b, &model_e, &model_x };
+
+	for (int i = 0; i < 4 && s && *s; i++) {
+		char *end;
+		*v[i] = strtoull(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+	}
+}
+
+static void parse_extra(const char *s)
+{
+	while (s && *s && nextra < MAX_EXTRA) {
+		char *end;
+		uint64_t val = strtoull(s, &end, 10), times = 1;
+		if (*end == ':')
+			times = strtoull(end + 1, &end, 10);
+		for (uint64_t i = 0; i < times && nextra < MAX_EXTRA; i++)
+			extra[nextra++] = val;
+		s = *end == ',' ? end + 1 : end;
+		if (end == s && *s != ',' && *s)
+			break;
+	}
+}
+
+static void setup(void)
+{
+	if (ready)
+		return;
+	ready = 1;
+	parse_model(getenv("FAKECLOCK_MODEL"));
+	parse_extra(getenv("FAKECLOCK_NS"));
+	const char *log = getenv("FAKECLOCK_LOG");
+	if (log && *log)
+		log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+/* Per fd: 0 not known yet, 1 a block device, 2 not one; forgotten on close(). */
+#define MAX_FDS 1024
+static unsigned char fd_kind[MAX_FDS];
+
+static int is_block_device(int fd)
+{
+	struct stat st;
+
+	if (fd >= 0 && fd < MAX_FDS && fd_kind[fd])
+		return fd_kind[fd] == 1;
+	int blk = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+	if (fd >= 0 && fd < MAX_FDS)
+		fd_kind[fd] = blk ? 1 : 2;
+	return blk;
+}
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+
+	while (n--) {
+		c ^= *p++;
+		for (int k = 0; k < 8; k++)
+			c = c >> 1 ^ (0xedb88320u & -(c & 1));
+	}
+	return ~c;
+}
+
+/* The log is buffered (a write per entry would double a traced run's time) and flushed at exit. */
+static char log_buf[1 << 20];
+static size_t log_used;
+
+static void log_flush(void)
+{
+	size_t done = 0;
+
+	while (log_fd >= 0 && done < log_used) {
+		ssize_t n = write(log_fd, log_buf + done, log_used - done);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	log_used = 0;
+}
+
+__attribute__((destructor)) static void log_close(void)
+{
+	log_flush();
+}
+
+static void log_write(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	char line[64];
+	int n = 0;
+
+	if (log_fd < 0)
+		return;
+	for (size_t i = 0; i < 8 && i < len; i++)
+		n += snprintf(line + n, sizeof line - (size_t)n, "%02x", p[i]);
+	n += snprintf(line + n, sizeof line - (size_t)n, ":%08x\n", crc32_of(p, len));
+	if (log_used + (size_t)n > sizeof log_buf)
+		log_flush();
+	memcpy(log_buf + log_used, line, (size_t)n);
+	log_used += (size_t)n;
+}
+
+/* The model's time for one transfer; the clock moves on by it. */
+static void advance(size_t len, off_t off)
+{
+	uint64_t t = model_a + (uint64_t)len * model_b / 1000;
+	uint64_t start = (uint64_t)off, end = start + len;
+
+	if (model_e && start / model_e != (end - 1) / model_e)
+		t += model_x;
+	if (nextra)
+		t += extra[transfers % nextra];
+	transfers++;
+	now_ns += t;
+}
+
+#define REAL(name, type) \
+	static type real_##name; \
+	if (!real_##name) \
+		real_##name = (type)dlsym(RTLD_NEXT, #name)
+
+typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);
+typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
+
+static ssize_t timed_read(pread_fn f, int fd, void *buf, size_t len, off_t off)
+{
+	setup();
+	if (len > 0 && is_block_device(fd))
+		advance(len, off);
+	return f(fd, buf, len, off);
+}
+
+static ssize_t timed_write(pwrite_fn f, int fd, const void *buf, size_t len, off_t off)
+{
+	setup();
+	if (len > 0 && is_block_device(fd)) {
+		advance(len, off);
+		log_write(buf, len);
+	}
+	return f(fd, buf, len, off);
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	REAL(pread, pread_fn);
+	return timed_read(real_pread, fd, buf, len, off);
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+{
+	REAL(pread64, pread_fn);
+	return timed_read(real_pread64, fd, buf, len, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	REAL(pwrite, pwrite_fn);
+	return timed_write(real_pwrite, fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
+{
+	REAL(pwrite64, pwrite_fn);
+	return timed_write(real_pwrite64, fd, buf, len, off);
+}
+
+int close(int fd)
+{
+	typedef int (*close_fn)(int);
+	REAL(close, close_fn);
+	if (fd >= 0 && fd < MAX_FDS)
+		fd_kind[fd] = 0;
+	return real_close(fd);
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	(void)id;
+	setup();
+	ts->tv_sec = (time_t)(now_ns / 1000000000ull);
+	ts->tv_nsec = (long)(now_ns % 1000000000ull);
+	return 0;
+}
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+	(void)tz;
+	setup();
+	tv->tv_sec = (time_t)(now_ns / 1000000000ull);
+	tv->tv_usec = (suseconds_t)(now_ns % 1000000000ull / 1000);
+	return 0;
+}
