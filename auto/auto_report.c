@@ -99,7 +99,7 @@ static void print_summary(FILE *f, const struct autostate *s)
 	else
 		fprintf(f, "; the page size did not show.\n");
 	if (!s->page.bytes) {
-		unsigned int least = s->d->lbs > 512 ? s->d->lbs : 512;
+		unsigned int least = 2 * s->d->lbs;	/* the smallest --blocksize -a takes here */
 
 		fmt_size(bs, s->align.blocksize);
 		if (s->align.blocksize > least)
@@ -107,8 +107,9 @@ static void print_summary(FILE *f, const struct autostate *s)
 				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
 				s->o->device_name ? s->o->device_name : s->d->path);
 		else
-			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
-				"  or the card hides them.\n", bs);
+			fprintf(f, "  No step showed down to the smallest read (%s), and no --blocksize can\n"
+				"  show a smaller page here (-a reads at least 2 logical blocks of %u bytes):\n"
+				"  pages are that small or the card hides them.\n", bs, s->d->lbs);
 	}
 	if (s->have_lin)
 		say_open_limit(f, s, &s->lin, false);
