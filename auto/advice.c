@@ -48,15 +48,16 @@ static bool fat_area_is_known(const struct autostate *s)
 
 /*
  * The FAT type a partition of this size gets, made explicit so that the
- * advice can name it: FAT12 below 4 MiB (too few clusters for FAT16),
- * FAT16 with 512-byte clusters up to 16 MiB (mkfs.vfat's own choice there
- * would be FAT12), FAT16 up to 512 MiB, FAT32 above.
+ * advice can name it: FAT12 below 8192 clusters of one sector (FAT16 needs
+ * 4085 at least: below 4 MiB with 512-byte sectors), FAT16 with one-sector
+ * clusters below 16 MiB (mkfs.vfat's own choice there would be FAT12),
+ * FAT16 up to 512 MiB, FAT32 above.
  */
 static void choose_fat_type(struct advice *a)
 {
 	uint64_t bytes = a->fat_end - a->fat_start;
 
-	if (bytes < 4 * MIB) {
+	if (bytes / a->sector < 8192) {
 		a->fat_type = "FAT12", a->fat_mkfs = "-F 12", a->fat_mbr_type = 0x01;
 	} else if (bytes < 16 * MIB) {
 		a->fat_type = "FAT16", a->fat_mkfs = "-F 16 -s 1", a->fat_mbr_type = 0x0e;
@@ -96,6 +97,7 @@ void advice_make(const struct autostate *s, struct advice *a)
 	a->au_source = a->au_known ? "measured" : is_erase_candidate(pref) ? "sysfs preferred_erase_size"
 									: "common default";
 	a->unit = a->au / gcd_u64(a->au, MIB) * MIB;	/* lcm(AU, 1 MiB): one rule, not two */
+	a->sector = s->d->lbs > SECTOR ? s->d->lbs : SECTOR;	/* sfdisk counts logical blocks */
 	a->start = a->linux_start = a->unit;
 	if (fat_area_is_known(s)) {
 		uint64_t end = round_up(s->fatest.bytes, a->unit);
@@ -163,11 +165,11 @@ static void cmd_sfdisk(char *buf, size_t n, const struct advice *a)
 
 	if (has_fat_partition(a))
 		snprintf(fat, sizeof fat, "start=%" PRIu64 ", size=%" PRIu64 ", type=%x\\n",
-			 a->fat_start / SECTOR, (a->fat_end - a->fat_start) / SECTOR, a->fat_mbr_type);
+			 a->fat_start / a->sector, (a->fat_end - a->fat_start) / a->sector, a->fat_mbr_type);
 	if (a->end)
-		snprintf(size, sizeof size, ", size=%" PRIu64, (a->end - a->linux_start) / SECTOR);
+		snprintf(size, sizeof size, ", size=%" PRIu64, (a->end - a->linux_start) / a->sector);
 	snprintf(buf, n, "printf 'label: dos\\n%sstart=%" PRIu64 "%s\\n' | sudo sfdisk /dev/sdX", fat,
-		 a->linux_start / SECTOR, size);
+		 a->linux_start / a->sector, size);
 }
 
 static void cmd_vfat(char *buf, size_t n, const struct advice *a)
@@ -295,7 +297,7 @@ static void print_fat_partition(FILE *f, const struct autostate *s, const struct
 static void print_partitioning(FILE *f, const struct autostate *s, const struct advice *a)
 {
 	char unit[FMT_BUF], au[FMT_BUF], blocks_text[FMT_BUF + 48], cmd[256];
-	uint64_t blocks = a->unit / a->au, sectors = a->unit / SECTOR;
+	uint64_t blocks = a->unit / a->au, sectors = a->unit / a->sector;
 
 	fmt_size(unit, a->unit);
 	fmt_size(au, a->au);
@@ -304,8 +306,8 @@ static void print_partitioning(FILE *f, const struct autostate *s, const struct 
 	else
 		snprintf(blocks_text, sizeof blocks_text, "one erase block");
 	say(f, "Start every %spartition at a multiple of %s (%s) and make its size a multiple of "
-	    "%s (%" PRIu64 " sectors of 512 bytes).", has_fat_partition(a) ? "Linux " : "", unit,
-	    blocks_text, unit, sectors);
+	    "%s (%" PRIu64 " sectors of %u bytes).", has_fat_partition(a) ? "Linux " : "", unit,
+	    blocks_text, unit, sectors, a->sector);
 	print_fat_partition(f, s, a);
 	say(f, "Unmount the card first: this replaces its partition table%s:",
 	    has_fat_partition(a) ? ", then erases what the FAT partition held" : "");
@@ -386,11 +388,11 @@ void advice_json(struct jw *w, const struct autostate *s)
 		jw_uint(w, "usable_bytes", a.end);
 		jw_bool(w, "return_card", a.unusable);
 	}
-	jw_uint(w, "partition_start_sectors", a.start / SECTOR);
+	jw_uint(w, "partition_start_sectors", a.start / a.sector);
 	if (!a.unusable) {
 		if (has_fat_partition(&a)) {
-			jw_uint(w, "linux_partition_start_sectors", a.linux_start / SECTOR);
-			jw_uint(w, "fat_partition_sectors", (a.fat_end - a.fat_start) / SECTOR);
+			jw_uint(w, "linux_partition_start_sectors", a.linux_start / a.sector);
+			jw_uint(w, "fat_partition_sectors", (a.fat_end - a.fat_start) / a.sector);
 			jw_string(w, "fat_type", a.fat_type);
 		}
 		cmd_sfdisk(line, sizeof(line), &a);

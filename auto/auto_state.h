@@ -103,6 +103,7 @@ struct advice {
 	uint64_t unit;		/* what to align to: whole erase blocks and whole MiB */
 	bool au_known;
 	const char *au_source;	/* "measured", "sysfs preferred_erase_size", "common default" */
+	unsigned int sector;	/* the unit of sfdisk's numbers: the logical block */
 	uint64_t start;		/* first partition start in bytes */
 	/* the FAT partition inside the fast area: [fat_start, fat_end); fat_end 0: none */
 	uint64_t fat_start, fat_end;
