@@ -485,9 +485,14 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)
 		status = 1;
-	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
+	bool restoring = o->preserve && preserve_active();
+	if (restoring && preserve_restore(err, sizeof err) < 0) {
 		warnx_fb("--preserve: %s", err);
 		status = 1;
+	} else if (restoring && safety_exit_status_for_signal()) {
+		/* interrupted: the one thing the user needs to hear is that the data is back */
+		warnx_fb("%s: interrupted; what the test overwrote is restored and verified%s",
+			 o->device, o->backup && preserve_backup_removed() ? " (backup removed)" : "");
 	} else if (o->verbose && o->backup && preserve_backup_removed()) {
 		warnx_fb("--backup=%s: restored and verified, so removed",
 			o->backup);
