@@ -283,7 +283,8 @@ static void start_ticker(void)
 void progress_redraw(void)
 {
 	atomic_store(&hold_until, 0);
-	lock();
+	if (!lock_for(50))
+		return;	/* the thread is drawing it anyway */
 	int64_t now = now_ns();
 	if (cleared && !shown && due(now, REFRESH_NS))
 		show(now);
