@@ -411,7 +411,10 @@ void auto_plot_runs(FILE *f, const struct autostate *s)
 	struct report_verdict v = { 0 };
 
 	analyze_align(&s->align, &v.erase, &v.page);	/* the chart marks -a's own reading */
-	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n);
+	if (s->have_fat)
+		v.fat = s->fatest;	/* and shades the FAT area found */
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n,
+		 s->have_fat ? &s->fat : NULL);
 }
 
 void auto_report_failure(const struct autostate *s)
