@@ -7,7 +7,7 @@
 # SECTOR=4096 the disk and its partitions are loop devices of 4096-byte
 # sectors; else image files. ran counts the lines run.
 PATH=$PATH:/sbin:/usr/sbin
-for tool in sfdisk mkfs.ext4 mkfs.f2fs mkfs.vfat blkid file python3; do
+for tool in sfdisk mkfs.ext4 mkfs.f2fs mkfs.vfat blkid python3; do
 	command -v "$tool" >/dev/null || skip "no $tool (.ci/run installs it)"
 done
 # the lines run literally, sudo included: the test runs as root, or as a user who owns the images
@@ -119,7 +119,9 @@ run_mkfs_line() {
 	got=$(blkid -p -o value -s TYPE "$dev")
 	[ "$got" = "$want" ] || fail "$what: after '$1' the partition holds '$got'"
 	if [ "$want" = vfat ]; then
-		bits=$(file -s -L "$dev" | grep -o 'FAT ([0-9]* bit)' | tr -dc 0-9)
+		# the boot sector names its type: "FAT12   " / "FAT16   " at byte 54, "FAT32   " at 82
+		bits=$(dd if="$dev" bs=512 count=1 2>/dev/null | od -An -c -j54 -N5 | tr -d ' ' | sed -n 's/^FAT\(1[26]\)$/\1/p')
+		[ -n "$bits" ] || bits=$(dd if="$dev" bs=512 count=1 2>/dev/null | od -An -c -j82 -N5 | tr -d ' ' | sed -n 's/^FAT\(32\)$/\1/p')
 		printf '%s\n' "$text" | tr -s ' \n' ' ' | grep -q "formatted FAT$bits\." ||
 			fail "$what: '$1' made FAT$bits, not the type the advice names"
 	fi
