@@ -5,7 +5,9 @@
 # GPT table (a used card), each mkfs alternative on its own partition that
 # holds an old filesystem, every flashbench line on the same device. With
 # SECTOR=4096 the disk and its partitions are loop devices of 4096-byte
-# sectors; else image files. ran counts the lines run.
+# sectors over files in $T; else image files in memory (/dev/shm, where
+# there is room: mkfs writes some 100MiB on a 32GiB partition). ran counts
+# the lines run.
 PATH=$PATH:/sbin:/usr/sbin
 for tool in sfdisk mkfs.ext4 mkfs.f2fs mkfs.vfat blkid python3; do
 	command -v "$tool" >/dev/null || skip "no $tool (.ci/run installs it)"
@@ -18,31 +20,18 @@ PATH=$T/bin:$PATH
 SECTOR=${SECTOR:-512}
 ran=0
 table=
+declare -A already	# lines run, by what they ran on
 
-# block_target IMG: IMG itself, or a loop device of SECTOR-byte sectors over it
-block_target() {
-	if [ "$SECTOR" = 512 ]; then echo "$1"; else make_loop "$1" -b "$SECTOR"; fi
-}
+I=$T/img	# the images
+if [ "$SECTOR" = 512 ] && shm=$(mktemp -d /dev/shm/fbadvice.XXXXXX 2>/dev/null); then
+	ln -s "$shm" "$I"
+	trap 'rm -rf "$shm"; _cleanup' EXIT
+else
+	mkdir -p "$I"
+fi
 
-drop_target() {
-	[ "$1" = "$2" ] || losetup -d "$1"
-}
-
-# old_fs TYPE DEV: DEV starts with a filesystem of TYPE, as on a card used
-# before (its first 64MiB at most: what mkfs finds is the same, and it is quick)
-old_fs() {
-	local kib=$(($(blockdev --getsize64 "$2" 2>/dev/null || stat -c %s "$2") / 1024))
-	[ "$kib" -le 65536 ] || kib=65536
-	case $1 in
-	ext4) mkfs.ext4 -q -F "$2" "$kib" ;;
-	f2fs) mkfs.f2fs -f "$2" $((kib * 1024 / SECTOR)) ;;
-	esac >"$T/log.old" 2>&1 || fail "cannot put an old $1 on $2: $(tail -n 3 "$T/log.old")"
-}
-
-# check_table DISK: the partition table the script made, against the report
-check_table() {
-	sfdisk -J "$1" >"$T/table.json" 2>"$T/log" || fail "$what: no table after sfdisk: $(cat "$T/log")"
-	python3 - "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" <<'EOF' || fail "$what: $(cat "$T/why")"
+# what a table must be, against the report (check_table)
+cat >"$T/table.py" <<'EOF'
 import json, re, sys
 rep = json.load(open(sys.argv[1])); text = re.sub(r"\s+", " ", open(sys.argv[2]).read())
 table = json.load(open(sys.argv[3]))["partitiontable"]; real = int(sys.argv[4])
@@ -52,6 +41,7 @@ adv = rep["advice"]; unit = adv["align_bytes"]; sector = table.get("sectorsize",
 if table["label"] != "dos": bad("label %s, not a new dos table" % table["label"])
 parts = table.get("partitions", [])
 if not parts: bad("no partition")
+open(sys.argv[6], "w").write("".join("%d\n" % p["size"] for p in parts))
 disk_end = rep["device"]["size_bytes"]
 for i, p in enumerate(parts):
     start, size = p["start"] * sector, p["size"] * sector
@@ -75,20 +65,59 @@ if fat and fat["erase_blocks"] > 0 and fat["confidence"] in ("medium", "high"):
             bad("partition type %s but the advice names %s" % (p["type"], adv.get("fat_type")))
 elif fat_parts: bad("a FAT partition without a FAT area")
 EOF
+
+# the advertised size, what the card stores; the JSON advice holds the text's commands
+cat >"$T/figures.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read().splitlines()
+adv = d["advice"]
+cmds = [v for v in adv.values() if isinstance(v, str) and ("sudo " in v or v.startswith("flashbench "))]
+missing = [c for c in cmds if "    " + c not in text] if sys.argv[3] == "sim" else []
+cap = d.get("capacity")
+print(d["device"]["size_bytes"], cap["real_min_bytes"] if cap else d["device"]["size_bytes"], missing or "")
+sys.exit(1 if not cmds or missing else 0)
+EOF
+
+# block_target IMG: IMG itself, or a loop device of SECTOR-byte sectors over it
+block_target() {
+	if [ "$SECTOR" = 512 ]; then echo "$1"; else make_loop "$1" -b "$SECTOR"; fi
 }
 
-# part_image N: part$N.img, an image of partition N of disk.img, of its size
+drop_target() {
+	[ "$1" = "$2" ] || losetup -d "$1"
+}
+
+# old_fs TYPE DEV: DEV starts with a filesystem of TYPE, as on a card used
+# before (its first 64MiB at most: what mkfs finds is the same, and it is quick)
+old_fs() {
+	local kib=$(($(blockdev --getsize64 "$2" 2>/dev/null || stat -L -c %s "$2") / 1024))
+	[ "$kib" -le 65536 ] || kib=65536
+	case $1 in
+	ext4) mkfs.ext4 -q -F "$2" "$kib" ;;
+	f2fs) mkfs.f2fs -f "$2" $((kib * 1024 / SECTOR)) ;;
+	esac >"$T/log.old" 2>&1 || fail "cannot put an old $1 on $2: $(tail -n 3 "$T/log.old")"
+}
+
+# check_table DISK: the partition table the script made, against the report;
+# the partitions' sizes in sectors go to $T/parts, one a line
+check_table() {
+	sfdisk -J "$1" >"$T/table.json" 2>"$T/log" || fail "$what: no table after sfdisk: $(cat "$T/log")"
+	python3 "$T/table.py" "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" "$T/parts" ||
+		fail "$what: $(cat "$T/why")"
+}
+
+# part_image N: part$N.img, an image of partition N of the disk, of its size
 part_image() {
 	local sectors
-	sectors=$(sfdisk -J "$T/disk.img" | python3 -c "import json, sys; print(json.load(sys.stdin)['partitiontable']['partitions'][$1 - 1]['size'])") ||
-		fail "$what: no partition $1 on the disk"
-	rm -f "$T/part$1.img"
-	truncate -s $((sectors * SECTOR)) "$T/part$1.img"
+	sectors=$(sed -n "${1}p" "$T/parts")
+	[ -n "$sectors" ] || fail "$what: no partition $1 on the disk"
+	rm -f "$I/part$1.img"
+	truncate -s $((sectors * SECTOR)) "$I/part$1.img"
 }
 
 run_flashbench_line() {
 	local r
-	FB=$FB bash -c "\"\$FB\"${1#flashbench}" >"$T/log" 2>&1 </dev/null
+	( eval "exec \"\$FB\"${1#flashbench}" ) >"$T/log" 2>&1 </dev/null
 	r=$?
 	[ "$r" = 0 ] && return 0
 	[ "$r" = 1 ] && [ -n "$fake" ] && grep -q '^counterfeit: ' "$T/log" && return 0
@@ -97,14 +126,14 @@ run_flashbench_line() {
 
 run_sfdisk_line() {
 	local disk
-	rm -f "$T/disk.img"
-	truncate -s "$size" "$T/disk.img"
-	disk=$(block_target "$T/disk.img")
+	rm -f "$I/disk.img"
+	truncate -s "$size" "$I/disk.img"
+	disk=$(block_target "$I/disk.img")
 	printf 'label: gpt\n,64M\n,\n' | sfdisk -q "$disk" >/dev/null 2>&1 || fail "cannot make an old GPT table"
-	bash -c "${1//\/dev\/sdX/$disk}" >"$T/log" 2>&1 </dev/null ||
+	( eval "${1//\/dev\/sdX/$disk}" ) >"$T/log" 2>&1 </dev/null ||
 		fail "$what: '$1' does not run as printed: $(tail -n 3 "$T/log")"
 	check_table "$disk"
-	drop_target "$disk" "$T/disk.img"
+	drop_target "$disk" "$I/disk.img"
 }
 
 run_mkfs_line() {
@@ -112,9 +141,9 @@ run_mkfs_line() {
 	want=${1#sudo mkfs.}
 	want=${want%% *}
 	part_image "$part"
-	dev=$(block_target "$T/part$part.img")
+	dev=$(block_target "$I/part$part.img")
 	case $want in ext4) old_fs f2fs "$dev" ;; *) old_fs ext4 "$dev" ;; esac
-	bash -c "${1//\/dev\/sdX$part/$dev}" >"$T/log" 2>&1 </dev/null ||
+	( eval "${1//\/dev\/sdX$part/$dev}" ) >"$T/log" 2>&1 </dev/null ||
 		fail "$what: '$1' does not run on a used partition: $(tail -n 3 "$T/log")"
 	got=$(blkid -p -o value -s TYPE "$dev")
 	[ "$got" = "$want" ] || fail "$what: after '$1' the partition holds '$got'"
@@ -125,8 +154,8 @@ run_mkfs_line() {
 		printf '%s\n' "$text" | tr -s ' \n' ' ' | grep -q "formatted FAT$bits\." ||
 			fail "$what: '$1' made FAT$bits, not the type the advice names"
 	fi
-	drop_target "$dev" "$T/part$part.img"
-	rm -f "$T/part$part.img"
+	drop_target "$dev" "$I/part$part.img"
+	rm -f "$I/part$part.img"
 }
 
 # The kernel may lack f2fs: mount where it can, else check what the line names.
@@ -137,13 +166,16 @@ run_mount_line() {
 		fail "$what: '$1' mounts a partition no f2fs line makes"
 	grep -qw f2fs /proc/filesystems && [ "$(id -u)" = 0 ] || return 0
 	part_image "$part"
-	dev=$(make_loop "$T/part$part.img" -b "$SECTOR")
+	rm -f "$T/part.img"
+	truncate -s "$(stat -L -c %s "$I/part$part.img")" "$T/part.img"	# a loop device needs it in $T
+	dev=$(make_loop "$T/part.img" -b "$SECTOR")
 	mkfs.f2fs -q -f "$dev" >/dev/null 2>&1
 	mkdir -p "$T/mnt"
 	cmd=${1//\/dev\/sdX$part/$dev}
-	bash -c "${cmd% /mnt} $T/mnt" >"$T/log" 2>&1 && umount "$T/mnt" ||
+	( eval "${cmd% /mnt} $T/mnt" ) >"$T/log" 2>&1 && umount "$T/mnt" ||
 		fail "$what: '$1' does not mount: $(cat "$T/log")"
 	losetup -d "$dev"
+	rm -f "$T/part.img"
 }
 
 # run_line LINE: one printed line, as printed, /dev/sdX standing for the disk
@@ -151,8 +183,8 @@ run_line() {
 	local key="$size|$table|$1"
 	# a line already run on the same card and partition table runs the same way again
 	case $1 in flashbench\ *) key=$1 ;; printf\ *) key= ;; esac	# a table is always made anew
-	[ -n "$key" ] && grep -qxF -- "$key" "$T/done" 2>/dev/null && return 0
-	printf '%s\n' "$key" >>"$T/done"
+	[ -n "$key" ] && [ -n "${already[$key]-}" ] && return 0
+	[ -n "$key" ] && already[$key]=1
 	case $1 in
 	flashbench\ *) run_flashbench_line "$1" ;;
 	printf\ *\ sudo\ sfdisk\ /dev/sdX) run_sfdisk_line "$1"; table=$1 ;;
@@ -163,25 +195,24 @@ run_line() {
 	ran=$((ran + 1))
 }
 
-json_field() {
-	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$T/report.json" "$1"
-}
-
 # check_report DEV MODE: --auto [MODE] DEV, what its advice says, and every line it prints
 check_report() {
-	local spec=$1 mode=$2 rc lines line
+	local spec=$1 mode=$2 rc lines line figures
 	fake=
 	case $spec in *real-size=*) fake=1 ;; esac
 	what="--auto $mode $spec"
-	"$FB" --auto $mode ${mode:+--max-write=2G} "$spec" >"$T/report.txt" 2>"$T/err"
+	"$FB" --auto $mode "$spec" >"$T/report.txt" 2>"$T/err"
 	rc=$?
-	"$FB" --auto $mode ${mode:+--max-write=2G} --json "$spec" >"$T/report.json" 2>/dev/null
+	"$FB" --auto $mode --json "$spec" >"$T/report.json" 2>/dev/null
+	already["flashbench --auto${mode:+ $mode} $spec"]=1	# as the reports print it: just run
 	[ "$rc" = 0 ] || { [ -n "$fake" ] && [ "$rc" = 1 ]; } || fail "$what exits $rc: $(cat "$T/err")"
 	text=$(cat "$T/report.txt")
-	size=$(json_field 'd["device"]["size_bytes"]')
-	real=$size
+	# the advertised size and what the card stores; the JSON advice holds the text's commands
+	# (a real device measures a little differently each time: the text and JSON are two runs)
+	figures=$(python3 "$T/figures.py" "$T/report.json" "$T/report.txt" "${spec%%:*}") ||
+		fail "$what: the JSON advice and the text differ: $figures"
+	read -r size real _ <<<"$figures"
 	if [ -n "$fake" ] && [ -n "$mode" ]; then
-		real=$(json_field 'd["capacity"]["real_min_bytes"]') || fail "$what: no real size in the JSON"
 		[ "$real" -lt "$size" ] || fail "$what: the fake stores all it advertises?"
 		printf '%s\n' "$text" | tr -s ' \n' ' ' | grep -q "This card is counterfeit: it advertises [0-9.]*[GMT]iB but stores only [0-9.]*[GMT]iB" ||
 			fail "$what: the advice does not say plainly that the card is counterfeit"
@@ -198,11 +229,4 @@ check_report() {
 	while IFS= read -r line; do
 		run_line "$line"
 	done <<<"$lines"
-	# the JSON advice holds the same commands
-	python3 - "$T/report.json" "$T/report.txt" <<'EOF' || fail "$what: the JSON advice and the text differ"
-import json, sys
-adv = json.load(open(sys.argv[1]))["advice"]; text = open(sys.argv[2]).read().splitlines()
-cmds = [v for v in adv.values() if isinstance(v, str) and ("sudo " in v or v.startswith("flashbench "))]
-sys.exit(1 if not cmds or [c for c in cmds if "    " + c not in text] else 0)
-EOF
 }

@@ -8,8 +8,8 @@ SECTOR=4096
 . "$(dirname "$0")/advice_lines.bash"
 need_root
 dev=$(make_zram 256M)
-check_report "$dev" ""
 check_report "$dev" --destructive
 printf '%s\n' "$text" | grep -q "sectors of 4096 bytes" || fail "the advice counts sectors of 512 bytes on zram"
+check_report "$dev" ""
 echo "$ran lines ran as printed"
 exit 0

@@ -18,8 +18,8 @@ sim:sdhc-good,real-size=8G
 sim:sdhc-good,pagesize=1K"
 
 while IFS= read -r spec; do
-	check_report "$spec" ""
 	check_report "$spec" --destructive
+	check_report "$spec" ""
 done <<<"$specs"
 [ "$ran" -gt 100 ] || fail "only $ran lines ran"
 echo "$ran lines ran as printed"
