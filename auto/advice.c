@@ -265,6 +265,11 @@ static void print_capacity(FILE *f, const struct autostate *s, const struct advi
 	}
 	if (a->capacity_checked)
 		return;
+	const char *ro = identity_get(s->id, "read_only");
+	if (ro && strcmp(ro, "yes") == 0)
+		say(f, "The card is read-only here (write-protected): the check below and the "
+		    "partitioning need it writable; unlock it first (the switch of an SD card or "
+		    "its adapter).");
 	cmd_capacity(cmd, sizeof cmd, s);
 	say(f, "The capacity %s: a counterfeit card stores less than it advertises, and a "
 	    "partition beyond what it stores loses data. Check it before you partition (this "
@@ -281,7 +286,7 @@ static void print_fat_partition(FILE *f, const struct autostate *s, const struct
 		return;
 	fmt_size(fat, s->fatest.bytes);
 	if (!has_fat_partition(a)) {
-		say(f, "The first %s take small writes fast: too little for a FAT partition.", fat);
+		say(f, "The first %s take small writes fast, but leave no room for a FAT partition.", fat);
 		return;
 	}
 	fmt_size(part, a->fat_end - a->fat_start);
