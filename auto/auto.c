@@ -432,13 +432,14 @@ static void recheck_bigger_erase(struct autostate *s)
 }
 
 /* The progress line's steps: usual shares of a run's time (simulated presets), measurements each. */
-enum { STEP_CAPACITY, STEP_ALIGN, STEP_FAT, STEP_OPEN, STEP_RANDOM };
+enum { STEP_CAPACITY, STEP_ALIGN, STEP_FAT, STEP_OPEN, STEP_RANDOM, STEP_CLASS, NSTEPS };
 static const struct progress_step auto_steps[] = {
 	[STEP_CAPACITY] = { "capacity", 5, 2 },
 	[STEP_ALIGN] = { "alignment", 6, 3 },
 	[STEP_FAT] = { "FAT area", 30, 1 },
 	[STEP_OPEN] = { "open blocks", 40, 8 },
 	[STEP_RANDOM] = { "random writes", 19, 4 },
+	[STEP_CLASS] = { "speed class", 5, 4 },
 };
 
 static void run_write_phase(struct autostate *s)
@@ -525,7 +526,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 
 	uint64_t advertised = d->size;
 	/* read-only, alignment is the only step */
-	progress_run_begin(auto_steps + (o->destructive ? 0 : STEP_ALIGN), o->destructive ? 5 : 1);
+	progress_run_begin(auto_steps + (o->destructive ? 0 : STEP_ALIGN), o->destructive ? NSTEPS : 1);
 	if (o->destructive)
 		auto_run_capacity_first(s);
 	progress_run_step(o->destructive ? STEP_ALIGN : 0);
@@ -545,6 +546,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 					  "sysfs preferred_erase_size");
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
+	progress_run_step(STEP_CLASS);
 	if (o->destructive && !s->stop)
 		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
 	d->size = advertised;	/* the report shows what the card claims */

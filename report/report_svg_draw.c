@@ -54,6 +54,17 @@ static double text_width(const char *str, double size)
 	return w / 1000 * size;
 }
 
+/*
+ * A font-size attribute that fits text into room pixels: size, or smaller
+ * for a long text (renderers ignore textLength, librsvg among them).
+ */
+static void fit_font(FILE *f, const char *text, int size, double room)
+{
+	double w = text_width(text, size);
+
+	fprintf(f, " font-size=\"%.1f\"", w > room ? size * room / w : (double)size);
+}
+
 /* ---- text ---- */
 
 /* XML character data / attribute value: escaped, valid UTF-8, no control characters. */
@@ -469,7 +480,9 @@ static void draw_legend(FILE *f, const struct chart *c, double x, double y)
 		if (!c->s[i].line_only)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"%s\"/>",
 				x + 10, y - 4, ring ? "white" : color, color);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"", x + 26, y);
+		fit_font(f, c->s[i].name, 11, WIDTH - 4 - (x + 26));
+		fputc('>', f);
 		xml_text(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}
@@ -502,12 +515,8 @@ static void draw_marks(FILE *f, const struct chart *c, const struct frame *fr)
 /* A line of text above the chart, squeezed to the width if it is long. */
 static void heading(FILE *f, const char *cls, const char *text, int y, int size)
 {
-	double room = WIDTH - LEFT - 20;
-	double guess = 0.58 * size * (double)strlen(text);	/* average glyph width */
-
-	fprintf(f, "<text class=\"%s\" x=\"%d\" y=\"%d\" font-size=\"%d\"", cls, LEFT, y, size);
-	if (guess > room)
-		fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", room);
+	fprintf(f, "<text class=\"%s\" x=\"%d\" y=\"%d\"", cls, LEFT, y);
+	fit_font(f, text, size, WIDTH - LEFT - 20);
 	fputc('>', f);
 	xml_text(f, text);
 	fputs("</text>\n", f);

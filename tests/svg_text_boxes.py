@@ -5,8 +5,9 @@ usage: svg_text_boxes.py FILE.svg [FONT.ttf]
 
 Every <text> gets its box as a renderer lays it out: the advance widths of
 its characters in the font (read from the TrueType file the renderer uses;
-without one, a generous 0.62 em each), ascent and descent, text-anchor,
-textLength, and the rotate/translate transforms on it and its groups. Two
+without one, a generous 0.62 em each), ascent and descent, text-anchor and
+the rotate/translate transforms on it and its groups (textLength is not
+believed: librsvg ignores it). Two
 boxes that overlap, or a box outside the page, are printed one per line and
 make the exit status 1. Texts inside <title> are tooltips, not drawn.
 """
@@ -120,7 +121,7 @@ def text_boxes(svg, font):
             if not s.strip():
                 return
             x, y = float(el.get("x", 0)), float(el.get("y", 0))
-            w = float(el.get("textLength")) if el.get("textLength") else font.width(s, size)
+            w = font.width(s, size)  # not textLength: librsvg ignores it
             x0 = x - {"middle": w / 2, "end": w}.get(anchor, 0)
             corners = [apply(m, px, py) for px, py in
                        ((x0, y - ASCENT * size), (x0 + w, y - ASCENT * size),

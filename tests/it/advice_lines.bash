@@ -9,9 +9,12 @@
 # there is room: mkfs writes some 100MiB on a 32GiB partition). ran counts
 # the lines run.
 PATH=$PATH:/sbin:/usr/sbin
-for tool in sfdisk mkfs.ext4 mkfs.f2fs mkfs.vfat blkid python3; do
-	command -v "$tool" >/dev/null || skip "no $tool (.ci/run installs it)"
-done
+need_tool sfdisk
+need_tool mkfs.ext4
+need_tool mkfs.f2fs
+need_tool mkfs.vfat
+need_tool blkid
+need_tool python3
 # the lines run literally, sudo included: the test runs as root, or as a user who owns the images
 mkdir -p "$T/bin"
 printf '#!/bin/sh\nexec "$@"\n' >"$T/bin/sudo"
@@ -37,7 +40,12 @@ rep = json.load(open(sys.argv[1])); text = re.sub(r"\s+", " ", open(sys.argv[2])
 table = json.load(open(sys.argv[3]))["partitiontable"]; real = int(sys.argv[4])
 def bad(msg):
     open(sys.argv[5], "w").write(msg); sys.exit(1)
-adv = rep["advice"]; unit = adv["align_bytes"]; sector = table.get("sectorsize", 512)
+adv = rep["advice"]; sector = table.get("sectorsize", 512)
+# the alignment the text advises (the JSON is another run: on a real device it may differ)
+m = re.search(r"at a multiple of ([0-9.]+)(KiB|MiB|GiB) \(", text)
+if not m: bad("the advice names no alignment")
+unit = int(float(m.group(1)) * {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[m.group(2)])
+if sys.argv[7] == "sim" and unit != adv["align_bytes"]: bad("the text aligns to %d, the JSON to %d" % (unit, adv["align_bytes"]))
 if table["label"] != "dos": bad("label %s, not a new dos table" % table["label"])
 parts = table.get("partitions", [])
 if not parts: bad("no partition")
@@ -102,7 +110,8 @@ old_fs() {
 # the partitions' sizes in sectors go to $T/parts, one a line
 check_table() {
 	sfdisk -J "$1" >"$T/table.json" 2>"$T/log" || fail "$what: no table after sfdisk: $(cat "$T/log")"
-	python3 "$T/table.py" "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" "$T/parts" ||
+	python3 "$T/table.py" "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" "$T/parts" \
+		"${spec%%:*}" ||
 		fail "$what: $(cat "$T/why")"
 }
 
