@@ -8,7 +8,7 @@ override CPPFLAGS += -I.
 # -ffp-contract=off: -i's fit is the original's single-precision arithmetic, never fused.
 override CFLAGS += -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -DFB_VERSION='"$(VERSION)"' -ffp-contract=off
 LDFLAGS ?=
-LDLIBS  ?= -lm
+LDLIBS  ?= -lm -pthread
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin

@@ -17,6 +17,7 @@
 #include "cmd/run.h"
 #include "safety/safety.h"
 #include "sim/sim.h"
+#include "lib/suggest.h"
 #include "lib/units.h"
 
 
@@ -71,7 +72,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --backup=FILE         with --preserve, --capacity or --class: keep the saved data\n"
 	       "                            in FILE (removed once restored and verified)\n"
 	       "      --force               with --restore: restore onto another device or path\n"
-	       "                            of the same size than the backup was taken from\n"
+	       "                            of the same size as the one the backup is from\n"
 	       "\n"
 	       "Output:\n"
 	       "  -o, --out=FILE            write results to FILE (- is standard output)\n"
@@ -498,6 +499,24 @@ static void check_not_honoured(const struct options *o)
 		usage_error("--preserve: --%s writes nothing", a);
 }
 
+/* "--block-size=1k: unknown option; did you mean --blocksize=1k?" */
+static void __attribute__((noreturn)) unknown_long_option(const char *bad)
+{
+	const char *names[sizeof long_options / sizeof long_options[0]];
+	size_t n = 0;
+
+	for (const struct option *o = long_options; o->name; o++)
+		names[n++] = o->name;
+	if (!strncmp(bad, "--", 2)) {
+		size_t len = strcspn(bad + 2, "=");
+		const char *meant = suggest_closest(bad + 2, len, names, n);
+		if (meant)
+			usage_error("%s: unknown option; did you mean --%s%s?", bad, meant,
+				    bad + 2 + len);
+	}
+	usage_error("%s: unknown option (see --help)", bad);
+}
+
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c;
@@ -515,7 +534,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			const char *bad = argv[optind - 1];
 			if (!strncmp(bad, "--", 2) && matching_options(bad + 2) > 1)
 				usage_error("%s: ambiguous, could be several options (see --help)", bad);
-			usage_error("%s: unknown option (see --help)", bad);
+			unknown_long_option(bad);
 		}
 		if (c == ':')
 			usage_error("%s: needs a value", argv[optind - 1]);
@@ -537,12 +556,14 @@ static void parse_args(struct options *o, int argc, char **argv)
 	o->device = argv[optind];
 	if (!*o->device)
 		usage_error("'': an empty device name");
+	if (o->destructive && o->action != ACT_AUTO)
+		usage_error("--destructive: belongs to --auto%s%s (flashbench --auto --destructive %s)",
+			    o->action == ACT_NONE ? "" : ", not --",
+			    o->action == ACT_NONE ? "" : o->action_opt, o->device);
 	if (o->action == ACT_NONE)
 		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity, "
 			    "--class or --auto",
 			    o->device);
-	if (o->destructive && o->action != ACT_AUTO)
-		usage_error("--destructive: only means something with --auto");
 	if (o->backup && !o->preserve && o->action != ACT_CAPACITY && o->action != ACT_CLASS)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if ((o->tests & 1u << ACT_INTERVAL) && o->p.interval_order < 0)

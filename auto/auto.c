@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "safety/safety.h"
 #include "lib/msg.h"
+#include "lib/progress.h"
 #include "lib/units.h"
 #include "vm.h"
 
@@ -430,12 +431,25 @@ static void recheck_bigger_erase(struct autostate *s)
 	choose_open_offset(s);
 }
 
+/* The progress line's steps: usual shares of a run's time (simulated presets), measurements each. */
+enum { STEP_CAPACITY, STEP_ALIGN, STEP_FAT, STEP_OPEN, STEP_RANDOM, STEP_CLASS, NSTEPS };
+static const struct progress_step auto_steps[] = {
+	[STEP_CAPACITY] = { "capacity", 5, 2 },
+	[STEP_ALIGN] = { "alignment", 6, 3 },
+	[STEP_FAT] = { "FAT area", 30, 1 },
+	[STEP_OPEN] = { "open blocks", 40, 8 },
+	[STEP_RANDOM] = { "random writes", 19, 4 },
+	[STEP_CLASS] = { "speed class", 5, 4 },
+};
+
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
+	progress_run_step(STEP_FAT);
 	run_find_fat(s);
 	choose_open_offset(s);
 
+	progress_run_step(STEP_OPEN);
 	search_open_aus(s, false, OPEN_AU_MAX_NR, false);
 	recheck_bigger_erase(s);
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
@@ -446,6 +460,7 @@ static void run_write_phase(struct autostate *s)
 	 * its search ends at the linear count: test N=1, then that count.
 	 */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
+	progress_run_step(STEP_RANDOM);
 	search_open_aus(s, true, s->lin.n > 0 ? s->lin.n : OPEN_AU_MAX_NR, true);
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
@@ -510,10 +525,14 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	s->id = identity_probe(d, "/sys");
 
 	uint64_t advertised = d->size;
+	/* read-only, alignment is the only step */
+	progress_run_begin(auto_steps + (o->destructive ? 0 : STEP_ALIGN), o->destructive ? NSTEPS : 1);
 	if (o->destructive)
 		auto_run_capacity_first(s);
+	progress_run_step(o->destructive ? STEP_ALIGN : 0);
 	rc = s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
+		progress_run_end();
 		d->size = advertised;
 		if (o->json)
 			json_error_document(out, "auto", o->device_name ? o->device_name : d->path,
@@ -527,9 +546,11 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 					  "sysfs preferred_erase_size");
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
+	progress_run_step(STEP_CLASS);
 	if (o->destructive && !s->stop)
 		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
 	d->size = advertised;	/* the report shows what the card claims */
+	progress_run_end();
 
 	if (o->json)
 		auto_print_json(out, s);

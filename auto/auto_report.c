@@ -99,7 +99,7 @@ static void print_summary(FILE *f, const struct autostate *s)
 	else
 		fprintf(f, "; the page size did not show.\n");
 	if (!s->page.bytes) {
-		unsigned int least = s->d->lbs > 512 ? s->d->lbs : 512;
+		unsigned int least = 2 * s->d->lbs;	/* the smallest --blocksize -a takes here */
 
 		fmt_size(bs, s->align.blocksize);
 		if (s->align.blocksize > least)
@@ -107,8 +107,9 @@ static void print_summary(FILE *f, const struct autostate *s)
 				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
 				s->o->device_name ? s->o->device_name : s->d->path);
 		else
-			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
-				"  or the card hides them.\n", bs);
+			fprintf(f, "  No step showed down to the smallest read (%s), and no --blocksize can\n"
+				"  show a smaller page here (-a reads at least 2 logical blocks of %u bytes):\n"
+				"  pages are that small or the card hides them.\n", bs, s->d->lbs);
 	}
 	if (s->have_lin)
 		say_open_limit(f, s, &s->lin, false);
@@ -410,7 +411,10 @@ void auto_plot_runs(FILE *f, const struct autostate *s)
 	struct report_verdict v = { 0 };
 
 	analyze_align(&s->align, &v.erase, &v.page);	/* the chart marks -a's own reading */
-	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n);
+	if (s->have_fat)
+		v.fat = s->fatest;	/* and shades the FAT area found */
+	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n,
+		 s->have_fat ? &s->fat : NULL);
 }
 
 void auto_report_failure(const struct autostate *s)

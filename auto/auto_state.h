@@ -103,8 +103,20 @@ struct advice {
 	uint64_t unit;		/* what to align to: whole erase blocks and whole MiB */
 	bool au_known;
 	const char *au_source;	/* "measured", "sysfs preferred_erase_size", "common default" */
+	unsigned int sector;	/* the unit of sfdisk's numbers: the logical block */
 	uint64_t start;		/* first partition start in bytes */
-	uint64_t after_fat;	/* first start past the FAT area, 0 if none */
+	/* the FAT partition inside the fast area: [fat_start, fat_end); fat_end 0: none */
+	uint64_t fat_start, fat_end;
+	const char *fat_type;	/* "FAT12", "FAT16", "FAT32" */
+	const char *fat_mkfs;	/* mkfs.vfat options that make that type */
+	unsigned int fat_mbr_type;	/* partition type byte: 0x01, 0x0e, 0x0c */
+	uint64_t linux_start;	/* the Linux partition */
+	uint64_t end;		/* where the last partition ends; 0: at the end of the card */
+	uint64_t linux_bytes;	/* the Linux partition's size; 0: unknown */
+	bool capacity_checked;	/* --capacity ran to a verdict */
+	bool fake;		/* the card stores less than it advertises (or fails beyond) */
+	uint64_t stores;	/* what a fake stores, exact or the lower bound */
+	bool unusable;		/* a fake with no room for a partition: return it */
 	uint64_t stride, stripe_width;	/* ext4, in 4 KiB blocks */
 	unsigned int f2fs_segs_per_section;
 	int active_logs;	/* 0: f2fs default is fine */

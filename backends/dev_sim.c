@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/sim.h"
 
@@ -18,6 +19,25 @@ static void data_copy(struct sim *s, void *buf, uint64_t len, uint64_t off, bool
 		sim_store_read(st, off, buf, len);
 }
 
+/*
+ * realtime=PCT: the access also lasts PCT% of its modelled time on the wall
+ * clock, after it was timed (owed time is slept off in steps of 1 ms or more).
+ */
+static void pace(const struct dev *d, int r, int64_t ns)
+{
+	static int64_t owed;
+	unsigned int pct = sim_config(d->sim)->realtime_pct;
+
+	if (!pct || r != 0)
+		return;
+	owed += ns * pct / 100;
+	if (owed < 1000000)
+		return;
+	struct timespec ts = { owed / 1000000000, owed % 1000000000 };
+	owed = 0;
+	nanosleep(&ts, NULL);
+}
+
 /* The card's virtual clock times it: no wall clock involved. */
 static int sim_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
 			int64_t *ns)
@@ -25,6 +45,7 @@ static int sim_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bo
 	int r = write ? sim_write(d->sim, off, len, ns) : sim_read(d->sim, off, len, ns);
 	if (r == 0)
 		data_copy(d->sim, buf, len, off, write);
+	pace(d, r, r == 0 ? *ns : 0);
 	return r;
 }
 
@@ -66,7 +87,10 @@ static int sim_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, i
 
 static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
 {
-	return sim_discard(d->sim, off, len, ns);
+	int r = sim_discard(d->sim, off, len, ns);
+
+	pace(d, r, r == 0 ? *ns : 0);
+	return r;
 }
 
 static int sim_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)

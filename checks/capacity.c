@@ -39,6 +39,7 @@
 #include "measure/measure.h"
 #include "report/report.h"
 #include "safety/safety.h"
+#include "lib/progress.h"
 #include "lib/units.h"
 #include "vm.h"
 
@@ -152,6 +153,7 @@ static int io(struct ctx *c, bool write, uint64_t off, uint64_t len)
 	int64_t ns;
 	int e = write ? dev_write(c->d, c->buf, len, off, &ns) : dev_read(c->d, c->buf, len, off, &ns);
 
+	progress_tick(len, write);
 	c->r->ios++;
 	if (e == 0)
 		return 0;
@@ -212,6 +214,8 @@ static void check_probe(struct ctx *c, struct probe *p)
 
 /* ---------------------------------------------------------------- rounds */
 
+static void round0_body(struct ctx *c, struct probe *pr, int np, uint64_t area);
+
 /* Saves the probes and [0, area), runs body, restores and verifies. */
 static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t area,
 			   void (*body)(struct ctx *, struct probe *, int, uint64_t))
@@ -229,6 +233,10 @@ static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t are
 			np ? pr[0].off : 0, np ? pr[np - 1].off : 0);
 	if (preserve_save(c->d, spans, ns, c->backup, c->err, c->n) < 0)
 		return -1;
+	char step[32];
+	snprintf(step, sizeof step, "round %d", c->r->rounds + 1);
+	progress_start("capacity", step, 2 * (uint64_t)np * c->u + (body == round0_body ?
+		       2 * area + c->size / c->dense * c->u : area));	/* what body moves */
 	body(c, pr, np, area);
 	if (preserve_restore(c->err, c->n) < 0) {
 		snprintf(c->r->restore_error, sizeof c->r->restore_error, "%s", c->err);
@@ -434,6 +442,7 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
 		rc = 0;
 	conclude(&c);
 out:
+	progress_done();
 	dev_keep_data(d, false);
 	r->bytes_written = d->bytes_written - w0;
 	r->bytes_read = d->bytes_read - r0;

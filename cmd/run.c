@@ -33,12 +33,18 @@ const enum action original_order[NORIGINAL] = {
 
 const struct options *options_parsed;
 
+/* The test a failure document names: none for several (refused with --json). */
+static const char *failed_test(const struct options *o)
+{
+	return o && __builtin_popcount(o->tests) <= 1 ? o->action_opt : NULL;
+}
+
 /* "flashbench: message" on stderr; with --json also a document on stdout. */
 void __attribute__((noreturn)) fail_with(int status, const char *msg)
 {
 	warnx_fb("%s", msg);
 	if (json_requested())
-		json_error_document(stdout, options_parsed ? options_parsed->action_opt : NULL,
+		json_error_document(stdout, failed_test(options_parsed),
 				    options_parsed ? options_parsed->device : NULL, msg);
 	exit(status);
 }
@@ -91,11 +97,21 @@ bool action_writes(const struct options *o)
 	return test_writes(o, o->action);
 }
 
-/* Access denied: say that it needs root (dev_open names the kind of file). */
+/*
+ * Access denied: say that it needs root (dev_open names the kind of file).
+ * "sdb" that is no file here but a device in /dev: say that it is /dev/sdb.
+ */
 static void explain_open_error(const char *path, int e, char *err, size_t n)
 {
 	struct stat st;
+	char dev[PATH_MAX];
 
+	if (e == ENOENT && !strchr(path, '/') && strncmp(path, "sim:", 4) != 0 &&
+	    snprintf(dev, sizeof dev, "/dev/%s", path) < (int)sizeof dev &&
+	    stat(dev, &st) == 0 && S_ISBLK(st.st_mode)) {
+		snprintf(err, n, "%s: %s; did you mean /dev/%s?", path, strerror(e), path);
+		return;
+	}
 	if (strncmp(path, "sim:", 4) == 0 || stat(path, &st) < 0)
 		return;
 	if ((e == EACCES || e == EPERM) && geteuid() != 0)
@@ -469,9 +485,14 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)
 		status = 1;
-	if (o->preserve && preserve_active() && preserve_restore(err, sizeof err) < 0) {
+	bool restoring = o->preserve && preserve_active();
+	if (restoring && preserve_restore(err, sizeof err) < 0) {
 		warnx_fb("--preserve: %s", err);
 		status = 1;
+	} else if (restoring && safety_exit_status_for_signal()) {
+		/* interrupted: the one thing the user needs to hear is that the data is back */
+		warnx_fb("%s: interrupted; what the test overwrote is restored and verified%s",
+			 o->device, o->backup && preserve_backup_removed() ? " (backup removed)" : "");
 	} else if (o->verbose && o->backup && preserve_backup_removed()) {
 		warnx_fb("--backup=%s: restored and verified, so removed",
 			o->backup);

@@ -1,13 +1,28 @@
 /*
  * "open-au N=3: 64KiB blocks, 42%, 308MiB written, ETA 3:12" on stderr,
  * rewritten in place with \r. Percent and ETA come from bytes transferred
- * over the whole step, so they move steadily whatever the block size. Only when stderr is a terminal, only once a step has run
- * for a second, and at most five times a second. progress_tick() is a
- * counter; the clock is read only every TICKS_PER_CLOCK ticks.
+ * over the whole step, so they move steadily whatever the block size.
+ * Only when stderr is a terminal, only once a test has run for a second,
+ * and at most five times a second.
+ *
+ * A run of several steps (--auto) keeps one line from its first second to
+ * its end, through every measurement and the pauses between them:
+ * "step 3 of 5, FAT area: 64KiB blocks, 42%, ETA 0:40, run ETA 5:40", the
+ * last figure the whole run's time left, from the steps' expected shares of
+ * it (weights) and the time they took so far.
+ *
+ * progress_tick() is a counter (the clock is read only every
+ * TICKS_PER_CLOCK ticks). A thread, started with the first line a terminal
+ * will see, redraws at least twice a second, so that a single I/O of
+ * several seconds, or the analysis between steps, never leaves the line
+ * still for long; it never touches the device and nothing in the timed
+ * region waits for it.
  */
 #include "lib/progress.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,23 +34,41 @@
 
 enum {
 	TICKS_PER_CLOCK = 32,
+	MAX_STEPS = 16,
 };
-#define SHOW_AFTER_NS	1000000000LL	/* short steps print nothing */
+#define SHOW_AFTER_NS	1000000000LL	/* short tests print nothing */
 #define REFRESH_NS	200000000LL	/* at most 5 lines per second */
+#define KEEPALIVE_NS	500000000LL	/* the thread redraws at least this often */
+#define WAKE_NS		250000000LL	/* how often the thread looks */
+#define HOLD_NS		300000000LL	/* after progress_clear(): room for a message */
 
 static volatile sig_atomic_t shown;	/* a progress line is on the screen */
 
 static struct {
-	bool on;		/* stderr is a terminal and a step is running */
+	bool on;		/* stderr is a terminal and a test (or run) is under way */
 	char test[32], step[48];
-	uint64_t total, done;	/* bytes the step transfers, and has so far */
-	uint64_t written;	/* bytes written since the test began */
-	uint64_t blocksize;	/* length of the latest I/O */
-	int64_t test_start_ns;	/* when the first step began */
-	int64_t start_ns, last_ns;	/* this step began; line last drawn */
+	uint64_t total;		/* bytes the step transfers */
+	_Atomic uint64_t done;	/* of those, so far */
+	_Atomic uint64_t written;	/* bytes written since the test (or run) began */
+	_Atomic uint64_t blocksize;	/* length of the latest I/O */
+	int64_t test_start_ns;	/* when the first step began: the line shows a second later */
+	int64_t start_ns;	/* this step began */
+	_Atomic int64_t last_ns;	/* line last drawn */
 	unsigned int countdown;
 	int width;		/* terminal columns */
+
+	/* a run of several steps */
+	bool in_run;
+	struct progress_step steps[MAX_STEPS];
+	int nsteps, cur;
+	int programs;		/* measurements started in the current step */
+	bool program_open;	/* one is under way (its bytes count) */
 } pr;
+
+static volatile sig_atomic_t cleared;	/* progress_clear() took a line off the screen */
+static _Atomic int64_t hold_until;	/* no redraw before: a message is being printed */
+static atomic_flag drawing = ATOMIC_FLAG_INIT;	/* the state and the line are being changed */
+static bool ticker_started;
 
 static int64_t now_ns(void)
 {
@@ -43,6 +76,33 @@ static int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* Takes the state; bounded: a signal handler must not wait on the code it interrupted. */
+static bool lock_for(int max_ms)
+{
+	for (int i = 0; atomic_flag_test_and_set(&drawing); i++) {
+		if (max_ms >= 0 && i >= max_ms)
+			return false;
+		pause_ms(1);
+	}
+	return true;
+}
+
+static void lock(void)
+{
+	lock_for(-1);
+}
+
+static void unlock(void)
+{
+	atomic_flag_clear(&drawing);
 }
 
 static int terminal_width(void)
@@ -54,40 +114,13 @@ static int terminal_width(void)
 	return 80;
 }
 
-static void clear_line(void)
-{
-	if (shown) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
-	shown = 0;
-}
-
-static volatile sig_atomic_t cleared;	/* progress_clear() took a line off the screen */
-static void show(int64_t now);
-
-/*
- * At once if the line is due anyway (5 a second at most); otherwise the
- * next tick draws it, as it draws any line that is due.
- */
-void progress_redraw(void)
-{
-	int64_t now = now_ns();
-
-	if (pr.on && cleared && !shown && now - pr.last_ns >= REFRESH_NS)
-		show(now);
-	cleared = 0;
-}
-
-void progress_clear(void)
+static void erase_line(void)
 {
 	static const char erase[] = "\r\033[K";
 
-	/* write(2), not stdio: this may run in a signal handler */
+	/* write(2), not stdio: progress_clear() may run in a signal handler */
 	if (shown && write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
 		return;
-	if (shown)
-		cleared = 1;
 	shown = 0;
 }
 
@@ -101,36 +134,95 @@ static void fmt_duration(char *buf, size_t n, int64_t seconds)
 		snprintf(buf, n, "%lld:%02lld", (long long)(seconds / 60), (long long)(seconds % 60));
 }
 
-/* Seconds left: the step's average rate so far applied to the bytes left. */
+/* The share of the current measurement done, 0..1; 0 when none is under way. */
+static double program_fraction(void)
+{
+	uint64_t done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+
+	if (!pr.program_open)
+		return pr.programs > 0 ? 1 : 0;
+	if (pr.total == 0 || done == 0)
+		return 0;
+	return done >= pr.total ? 1 : (double)done / (double)pr.total;
+}
+
+/* Seconds left in the measurement: its average rate so far applied to the bytes left. */
 static int64_t eta_seconds(int64_t now)
 {
+	uint64_t done = atomic_load_explicit(&pr.done, memory_order_relaxed);
 	double elapsed = (double)(now - pr.start_ns) / 1e9;
-	double left = (double)(pr.total - pr.done);
+	double left = (double)(pr.total - done);
 
-	return (int64_t)(elapsed * left / (double)pr.done + 0.5);
+	return (int64_t)(elapsed * left / (double)done + 0.5);
+}
+
+/*
+ * The share of the whole run done: the steps before count their weight, the
+ * current one its weight times how far it got (its measurements started,
+ * against the number it usually takes, and the bytes of the latest).
+ */
+static double run_fraction(void)
+{
+	double all = 0, before = 0;
+
+	for (int i = 0; i < pr.nsteps; i++) {
+		all += pr.steps[i].weight;
+		if (i < pr.cur)
+			before += pr.steps[i].weight;
+	}
+	if (all <= 0 || pr.cur >= pr.nsteps)
+		return 1;
+	const struct progress_step *st = &pr.steps[pr.cur];
+	double started = pr.programs > 0 ? pr.programs - 1 : 0;
+	double expected = st->runs > started + 1.25 ? st->runs : started + 1.25;
+	double part = (started + program_fraction()) / expected;
+
+	if (part > 0.98)
+		part = 0.98;
+	return (before + st->weight * part) / all;
 }
 
 static int format_line(char *line, size_t n, int64_t now)
 {
 	char size[FMT_BUF], eta[32];
 	const char *sep = " ";	/* before the next item */
-	int len = snprintf(line, n, "%s%s%s:", pr.test, pr.step[0] ? " " : "", pr.step);
+	uint64_t done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+	uint64_t written = atomic_load_explicit(&pr.written, memory_order_relaxed);
+	uint64_t bs = atomic_load_explicit(&pr.blocksize, memory_order_relaxed);
+	bool measuring = !pr.in_run || pr.program_open;
+	int len;
+
+	if (pr.in_run)
+		len = snprintf(line, n, "step %d of %d, %s:", pr.cur + 1, pr.nsteps,
+			       pr.cur < pr.nsteps ? pr.steps[pr.cur].name : "");
+	else
+		len = snprintf(line, n, "%s%s%s:", pr.test, pr.step[0] ? " " : "", pr.step);
 
 #define ADD(...) (len += snprintf(line + len, len < (int)n ? n - len : 0, __VA_ARGS__), sep = ", ")
-	if (pr.blocksize)
-		ADD("%s%s blocks", sep, fmt_size(size, pr.blocksize));
-	if (pr.total > 0 && pr.done <= pr.total)
-		ADD("%s%d%%", sep, (int)(100.0 * (double)pr.done / (double)pr.total));
-	if (pr.written > 0)
-		ADD("%s%s written", sep, fmt_size(size, pr.written));
-	if (pr.total > 0 && pr.done > 0 && pr.done <= pr.total) {
+	if (measuring && bs)
+		ADD("%s%s blocks", sep, fmt_size(size, bs));
+	if (measuring && pr.total > 0 && done <= pr.total)
+		ADD("%s%d%%", sep, (int)(100.0 * (double)done / (double)pr.total));
+	if (written > 0 && !pr.in_run)	/* a run's line has no room for it */
+		ADD("%s%s written", sep, fmt_size(size, written));
+	if (measuring && pr.total > 0 && done > 0 && done <= pr.total) {
 		fmt_duration(eta, sizeof(eta), eta_seconds(now));
 		ADD("%sETA %s", sep, eta);
+	}
+	if (pr.in_run) {
+		double f = run_fraction();
+		double elapsed = (double)(now - pr.test_start_ns) / 1e9;
+
+		if (f >= 0.002) {
+			fmt_duration(eta, sizeof(eta), (int64_t)(elapsed * (1 - f) / f + 0.5));
+			ADD("%srun ETA %s", sep, eta);
+		}
 	}
 #undef ADD
 	return len < (int)n ? len : (int)n - 1;
 }
 
+/* Draws the line; the caller holds the state. */
 static void show(int64_t now)
 {
 	char line[256];
@@ -141,53 +233,143 @@ static void show(int64_t now)
 	fprintf(stderr, "\r%.*s\033[K", len, line);
 	fflush(stderr);
 	shown = 1;
-	pr.last_ns = now;
+	cleared = 0;
+	atomic_store(&pr.last_ns, now);
+}
+
+/* Is a line due now? every: how long since the last one at least. */
+static bool due(int64_t now, int64_t every)
+{
+	return pr.on && now - pr.test_start_ns >= SHOW_AFTER_NS &&
+	       now >= atomic_load(&hold_until) && now - atomic_load(&pr.last_ns) >= every;
+}
+
+static void *ticker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pause_ms(WAKE_NS / 1000000);
+		if (!lock_for(0))
+			continue;
+		int64_t now = now_ns();
+		if (due(now, KEEPALIVE_NS))
+			show(now);
+		unlock();
+	}
+	return NULL;
+}
+
+/* The redrawing thread, once a terminal is there; signals stay with the main thread. */
+static void start_ticker(void)
+{
+	sigset_t all, old;
+	pthread_t t;
+
+	if (ticker_started)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&t, NULL, ticker, NULL) == 0) {
+		pthread_detach(t);
+		ticker_started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * At once if the line is due anyway (5 a second at most); otherwise the
+ * next tick or the thread draws it.
+ */
+void progress_redraw(void)
+{
+	atomic_store(&hold_until, 0);
+	if (!lock_for(50))
+		return;	/* the thread is drawing it anyway */
+	int64_t now = now_ns();
+	if (cleared && !shown && due(now, REFRESH_NS))
+		show(now);
+	cleared = 0;
+	unlock();
+}
+
+void progress_clear(void)
+{
+	/* may run in a signal handler: wait for the thread's draw only briefly */
+	bool locked = lock_for(50);
+
+	atomic_store(&hold_until, now_ns() + HOLD_NS);
+	if (shown)
+		cleared = 1;
+	erase_line();
+	if (locked)
+		unlock();
+}
+
+/* A new test: the state as it starts; the caller holds it. */
+static bool begin_test(const char *test, int64_t now)
+{
+	erase_line();
+	memset(pr.test, 0, sizeof(pr.test));
+	pr.on = isatty(STDERR_FILENO);
+	pr.in_run = false;
+	atomic_store(&pr.written, 0);
+	atomic_store(&pr.last_ns, 0);
+	if (!pr.on)
+		return false;
+	snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
+	pr.width = terminal_width();
+	pr.test_start_ns = now;
+	return true;
 }
 
 void progress_start(const char *test, const char *step, uint64_t total_bytes)
 {
-	bool same_test = pr.on && strcmp(pr.test, test ? test : "") == 0;
-	int64_t now;
+	int64_t now = now_ns();
+	bool same_test = pr.on && (pr.in_run || strcmp(pr.test, test ? test : "") == 0);
 
-	if (!same_test) {
-		clear_line();
-		memset(&pr, 0, sizeof(pr));
-		pr.on = isatty(STDERR_FILENO);
-		if (!pr.on)
-			return;
-		snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
-		pr.width = terminal_width();
-		pr.test_start_ns = now_ns();
+	lock();
+	if (!same_test && !begin_test(test, now)) {
+		unlock();
+		return;
 	}
+	if (pr.in_run)
+		snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
 	/* a new step of the same test rewrites the line in place */
 	snprintf(pr.step, sizeof(pr.step), "%s", step ? step : "");
 	pr.total = total_bytes;
-	pr.done = 0;
-	pr.blocksize = 0;
+	atomic_store(&pr.done, 0);
+	atomic_store(&pr.blocksize, 0);
 	pr.countdown = TICKS_PER_CLOCK;
-	now = now_ns();
 	pr.start_ns = now;
-	if (shown && now - pr.last_ns >= REFRESH_NS)
+	pr.programs++;
+	pr.program_open = true;
+	bool ticker_needed = !ticker_started;
+	if (shown && due(now, REFRESH_NS))
 		show(now);
+	unlock();
+	if (ticker_needed)
+		start_ticker();
 }
 
 static void poll_clock(void)
 {
 	int64_t now = now_ns();
 
-	if (now - pr.test_start_ns < SHOW_AFTER_NS || now - pr.last_ns < REFRESH_NS)
-		return;
-	show(now);
+	if (!due(now, REFRESH_NS) || !lock_for(0))
+		return;	/* not yet, or the thread is drawing it */
+	if (due(now, REFRESH_NS))
+		show(now);
+	unlock();
 }
 
 void progress_tick(uint64_t bytes, bool written)
 {
 	if (!pr.on)
 		return;
-	pr.done += bytes;
-	pr.blocksize = bytes;
+	atomic_fetch_add_explicit(&pr.done, bytes, memory_order_relaxed);
+	atomic_store_explicit(&pr.blocksize, bytes, memory_order_relaxed);
 	if (written)
-		pr.written += bytes;
+		atomic_fetch_add_explicit(&pr.written, bytes, memory_order_relaxed);
 	if (--pr.countdown == 0) {
 		pr.countdown = TICKS_PER_CLOCK;
 		poll_clock();
@@ -196,6 +378,61 @@ void progress_tick(uint64_t bytes, bool written)
 
 void progress_done(void)
 {
-	clear_line();
-	pr.on = false;
+	lock();
+	if (pr.in_run) {
+		pr.program_open = false;	/* the run's line stays */
+	} else {
+		erase_line();
+		pr.on = false;
+	}
+	unlock();
+}
+
+void progress_run_begin(const struct progress_step *steps, int nsteps)
+{
+	int64_t now = now_ns();
+
+	lock();
+	if (!begin_test("", now)) {
+		unlock();
+		return;
+	}
+	pr.in_run = true;
+	pr.nsteps = nsteps < MAX_STEPS ? nsteps : MAX_STEPS;
+	memcpy(pr.steps, steps, (size_t)pr.nsteps * sizeof(*steps));
+	pr.cur = 0;
+	pr.programs = 0;
+	pr.program_open = false;
+	pr.total = 0;
+	bool ticker_needed = !ticker_started;
+	unlock();
+	if (ticker_needed)
+		start_ticker();
+}
+
+void progress_run_step(int step)
+{
+	lock();
+	if (pr.in_run && step >= 0 && step < pr.nsteps) {
+		pr.cur = step;
+		pr.programs = 0;
+		pr.program_open = false;
+		pr.total = 0;
+		atomic_store(&pr.blocksize, 0);
+		int64_t now = now_ns();
+		if (due(now, REFRESH_NS))
+			show(now);
+	}
+	unlock();
+}
+
+void progress_run_end(void)
+{
+	lock();
+	if (pr.in_run) {
+		erase_line();
+		pr.on = false;
+		pr.in_run = false;
+	}
+	unlock();
 }

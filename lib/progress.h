@@ -22,4 +22,19 @@ void progress_clear(void);
 /* Draws the line again after progress_clear(), if one was on the screen. */
 void progress_redraw(void);
 
+/*
+ * A run of several steps (--auto): one line from its first second to
+ * progress_run_end(), "step 3 of 5, FAT area: ...", with the whole run's
+ * time left; the tests it runs meanwhile (progress_start/tick/done) fill in
+ * the step's progress.
+ */
+struct progress_step {
+	const char *name;	/* "FAT area" */
+	double weight;		/* its usual share of the run's time */
+	int runs;		/* measurements it usually takes (progress_start calls) */
+};
+void progress_run_begin(const struct progress_step *steps, int nsteps);
+void progress_run_step(int step);	/* 0-based */
+void progress_run_end(void);	/* clears the line */
+
 #endif

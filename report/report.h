@@ -103,14 +103,15 @@ void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate 
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
 int svg_report(FILE *f, const struct report *rep);
-/* --auto: one chart, a line per --open-au run (or the -a chart without write runs) */
+/* --auto: panels of one SVG: -a (median), a line per --open-au run, --find-fat (fat: NULL if none) */
 struct svg_run {
 	const struct rate_result *r;
 	long long nr;
 	bool random, collapsed;
 };
-/* v: the -a verdict marked on the chart without write runs; NULL for none */
+/* v: the -a verdict marked, the FAT area shaded; NULL for none */
 int svg_auto(FILE *f, const char *device, const struct align_result *align,
-	     const struct report_verdict *v, const struct svg_run *runs, int nruns);
+	     const struct report_verdict *v, const struct svg_run *runs, int nruns,
+	     const struct rate_result *fat);
 
 #endif

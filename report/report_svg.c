@@ -111,6 +111,27 @@ static int chart_align(struct chart *c, const struct report *rep)
 	return 0;
 }
 
+/*
+ * Where a collapsed --open-au run's rate collapses: the first row (from the
+ * largest block size down) a quarter or more below the one before, with
+ * every smaller row lower again; 0 if the data shows no such place.
+ */
+static uint64_t collapse_start(const struct rate_result *r)
+{
+	for (int j = 1; j < r->nrows; j++) {
+		const struct rate_row *a = &r->rows[j - 1], *b = &r->rows[j];
+		bool falls = a->ncols > 0 && b->ncols > 0 && !a->failed[0] && !b->failed[0] &&
+			     b->rate[0] <= 0.75 * a->rate[0];
+
+		for (int k = j + 1; falls && k < r->nrows; k++)
+			falls = r->rows[k].ncols > 0 && !r->rows[k].failed[0] &&
+				r->rows[k].rate[0] <= 0.9 * r->rows[k - 1].rate[0];
+		if (falls)
+			return b->blocksize;
+	}
+	return 0;
+}
+
 static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 {
 	const struct rate_result *r = rep->rates;
@@ -158,6 +179,8 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 			series_add(s, row->blocksize, have ? row->rate[col] : 0, !have);
 		}
 	}
+	if (!fat && ncols == 1 && rep->verdict && rep->verdict->collapse == RUN_COLLAPSED)
+		add_mark(c, collapse_start(r), "collapses from");
 	/* few rows: a tick at every measured block size (3*2^n sizes then read right) */
 	if (r->nrows > 0 && r->nrows <= 16) {
 		c->x.nticks = 0;
@@ -188,16 +211,29 @@ static int chart_scatter(struct chart *c, const struct report *rep)
 	return 0;
 }
 
+/*
+ * Log-log: from 512 B to MiBs the times span decades, and a linear axis
+ * would squash every small transfer onto 0. The fit (access time plus
+ * size over throughput) is drawn as a line where there is one.
+ */
 static int chart_interval(struct chart *c, const struct report *rep)
 {
 	const struct interval_result *r = rep->interval;
 	static const char *const names[] = { "min", "avg", "max" };
+	char rate[FMT_BUF], access[FMT_BUF];
+	bool fit = r->fit == FIT_OK && r->fit_rate > 0 && r->nrows > 0;
+	enum { STEPS = 4 };	/* fit points per doubling of the size */
 
 	snprintf(c->title, sizeof(c->title), "flashbench -i %s", device_name(rep));
-	snprintf(c->subtitle, sizeof(c->subtitle), "read time per transfer size");
+	if (fit)
+		snprintf(c->subtitle, sizeof(c->subtitle), "read time per transfer size; fit: %s "
+			 "access + size at %s", fmt_time(access, r->fit_access_ns), fmt_rate(rate, r->fit_rate));
+	else
+		snprintf(c->subtitle, sizeof(c->subtitle), "read time per transfer size (no fit: %s)",
+			 r->fit == FIT_TOO_FEW_SIZES ? "too few sizes" : "times do not grow with the size");
 	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "transfer size (log scale)" };
-	c->y = (struct axis){ .kind = AX_TIME, .title = "read time" };
-	if (!series_alloc(c, 3, r->nrows))
+	c->y = (struct axis){ .kind = AX_TIME_LOG, .title = "read time (log scale)" };
+	if (!series_alloc(c, fit ? 4 : 3, r->nrows * STEPS + 1))
 		return -1;
 	for (int k = 0; k < 3; k++) {
 		snprintf(c->s[k].name, sizeof(c->s[k].name), "%s", names[k]);
@@ -206,6 +242,21 @@ static int chart_interval(struct chart *c, const struct report *rep)
 			int64_t ns = k == 0 ? row->min_ns : k == 1 ? row->avg_ns : row->max_ns;
 
 			series_add(&c->s[k], row->bytes, ns, row->failed);
+		}
+	}
+	if (fit) {
+		struct series *s = &c->s[3];
+		double lo = (double)r->rows[0].bytes, hi = (double)r->rows[r->nrows - 1].bytes;
+
+		snprintf(s->name, sizeof(s->name), "fit");
+		s->line_only = true;
+		for (int i = 0; i <= (r->nrows - 1) * STEPS; i++) {
+			double bytes = lo * exp2((double)i / STEPS);
+
+			if (bytes > hi * 1.0001)
+				break;
+			double ns = (double)r->fit_access_ns + bytes / r->fit_rate * 1e9;
+			series_add(s, bytes, ns, !(ns > 0));
 		}
 	}
 	return 0;
@@ -275,37 +326,24 @@ int svg_report(FILE *f, const struct report *rep)
 	return rc;
 }
 
-/*
- * --auto: the --open-au runs in one chart, a line per N; holding runs solid,
- * collapsed ones dashed. Without write runs, the merged -a chart.
- */
-int svg_auto(FILE *f, const char *device, const struct align_result *align,
-	     const struct report_verdict *v, const struct svg_run *runs, int nruns)
+/* The --open-au runs in one chart, a line per N; holding runs solid, collapsed ones dashed. */
+static int chart_auto_runs(struct chart *c, const struct svg_run *runs, int nruns, double *ticks,
+			   int maxticks)
 {
-	struct chart c;
 	int maxrows = 0;
 
-	if (nruns <= 0) {
-		struct report rep = { .device = device, .test = "auto", .align = align, .verdict = v };
-
-		return align ? svg_report(f, &rep) : -1;
-	}
-	memset(&c, 0, sizeof(c));
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].r->nrows > maxrows)
 			maxrows = runs[i].r->nrows;
-	snprintf(c.title, sizeof(c.title), "flashbench --auto %s", device ? device : "?");
-	snprintf(c.subtitle, sizeof(c.subtitle), "write rate with N erase blocks open: solid holds, "
+	snprintf(c->subtitle, sizeof(c->subtitle), "write rate with N erase blocks open: solid holds, "
 		 "dashed collapses");
-	c.x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
-	c.y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
-	if (!series_alloc(&c, nruns, maxrows)) {
-		series_free(&c);
+	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
+	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (!series_alloc(c, nruns, maxrows))
 		return -1;
-	}
 	for (int k = 0; k < nruns; k++) {
 		const struct rate_result *r = runs[k].r;
-		struct series *s = &c.s[k];
+		struct series *s = &c->s[k];
 
 		snprintf(s->name, sizeof(s->name), "N=%lld%s, %s", runs[k].nr, runs[k].random ? " random" : "",
 			 runs[k].collapsed ? "collapses" : "holds");
@@ -315,11 +353,61 @@ int svg_auto(FILE *f, const char *device, const struct align_result *align,
 			bool have = row->ncols > 0 && !row->failed[0];
 
 			series_add(s, row->blocksize, have ? row->rate[0] : 0, !have);
+			/* a tick where the points are (with 3*2^n erase sizes, between powers of two) */
+			int t = 0;
+			while (t < c->x.nticks && ticks[t] != (double)row->blocksize)
+				t++;
+			if (t == c->x.nticks && t < maxticks)
+				ticks[c->x.nticks++] = (double)row->blocksize;
 		}
 	}
-	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto \xc2\xb7 %s",
-		 FB_VERSION, device ? device : "?", report_run_time());
-	chart_write(f, &c);
-	series_free(&c);
+	for (int i = 1; i < c->x.nticks; i++)	/* ascending */
+		for (int j = i; j > 0 && ticks[j - 1] > ticks[j]; j--) {
+			double t = ticks[j];
+			ticks[j] = ticks[j - 1];
+			ticks[j - 1] = t;
+		}
+	c->x.ticks = ticks;
 	return 0;
+}
+
+/*
+ * --auto: every test it ran, as panels of one SVG: the alignment runs
+ * (median) with the erase block and page marked, the --open-au runs, and
+ * the FAT area (--find-fat) with the area found shaded.
+ */
+int svg_auto(FILE *f, const char *device, const struct align_result *align,
+	     const struct report_verdict *v, const struct svg_run *runs, int nruns,
+	     const struct rate_result *fat)
+{
+	struct chart c[3];
+	double ticks[2][64];
+	int n = 0, rc = 0;
+	const char *dev = device ? device : "?";
+
+	memset(c, 0, sizeof(c));
+	if (align) {
+		struct report rep = { .device = device, .test = "align", .align = align, .verdict = v };
+		rc |= chart_align(&c[n], &rep);
+		snprintf(c[n++].title, sizeof(c[0].title), "flashbench --auto %s: alignment (-a)", dev);
+	}
+	if (nruns > 0) {
+		rc |= chart_auto_runs(&c[n], runs, nruns, ticks[0], 64);
+		snprintf(c[n++].title, sizeof(c[0].title), "flashbench --auto %s: open erase blocks "
+			 "(--open-au)", dev);
+	}
+	if (fat && fat->nrows > 0) {
+		struct report rep = { .device = device, .test = "find-fat", .rates = fat, .verdict = v };
+		rc |= chart_rates(&c[n], &rep, ticks[1]);
+		snprintf(c[n++].title, sizeof(c[0].title), "flashbench --auto %s: FAT area (--find-fat)",
+			 dev);
+	}
+	if (n > 0 && rc == 0) {
+		snprintf(c[n - 1].footer, sizeof(c[0].footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto "
+			 "\xc2\xb7 %s", FB_VERSION, dev, report_run_time());
+		chart_write_panels(f, c, n);
+	}
+	for (int i = 0; i < n; i++)
+		series_free(&c[i]);
+	return n > 0 && rc == 0 ? 0 : -1;
 }

@@ -25,6 +25,46 @@ static const char *const palette[] = {
 };
 #define NPALETTE (int)(sizeof(palette) / sizeof(palette[0]))
 
+/*
+ * Advance widths of DejaVu Sans (the font the SVG asks for first), ASCII
+ * 32..126, in thousandths of an em: where rotated tick labels end, so that
+ * nothing is drawn over them.
+ */
+static const unsigned short glyph_width[95] = {
+	318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
+	636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531,
+	1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787,
+	603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500,
+	500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612,
+	635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+};
+#define ASCENT 0.76	/* of the em, above the baseline */
+#define DESCENT 0.24
+
+static double text_width(const char *str, double size)
+{
+	double w = 0;
+
+	for (const unsigned char *s = (const unsigned char *)str; *s; s++) {
+		if (*s >= 32 && *s < 127)
+			w += glyph_width[*s - 32];
+		else if (*s >= 0xc0)
+			w += 700;	/* a character beyond ASCII (µ, ·, −): about a digit */
+	}
+	return w / 1000 * size;
+}
+
+/*
+ * A font-size attribute that fits text into room pixels: size, or smaller
+ * for a long text (renderers ignore textLength, librsvg among them).
+ */
+static void fit_font(FILE *f, const char *text, int size, double room)
+{
+	double w = text_width(text, size);
+
+	fprintf(f, " font-size=\"%.1f\"", w > room ? size * room / w : (double)size);
+}
+
 /* ---- text ---- */
 
 /* XML character data / attribute value: escaped, valid UTF-8, no control characters. */
@@ -69,6 +109,7 @@ static const char *tick_label(char *buf, enum axis_kind kind, double v)
 	case AX_SIZE:
 		return fmt_size(buf, v <= 0 ? 0 : (uint64_t)llround(v));
 	case AX_TIME:
+	case AX_TIME_LOG:
 		return fmt_time(buf, (int64_t)llround(v));
 	case AX_RATE:
 	case AX_RATE_LOG:
@@ -79,11 +120,21 @@ static const char *tick_label(char *buf, enum axis_kind kind, double v)
 
 /* ---- scales ---- */
 
+static bool is_log10(const struct axis *a)
+{
+	return a->kind == AX_RATE_LOG || a->kind == AX_TIME_LOG;
+}
+
+static bool is_log(const struct axis *a)
+{
+	return a->kind == AX_SIZE_LOG || is_log10(a);
+}
+
 static double to_scale(const struct axis *a, double v)
 {
 	if (a->kind == AX_SIZE_LOG)
 		return log2(v);
-	return a->kind == AX_RATE_LOG ? log10(v) : v;
+	return is_log10(a) ? log10(v) : v;
 }
 
 /* 1, 2 or 5 times a power of ten, at least raw */
@@ -115,7 +166,7 @@ static bool data_range(const struct chart *c, bool is_x, double *lo, double *hi)
 			double v = is_x ? c->s[i].x[j] : c->s[i].y[j];
 
 			if (c->s[i].missing[j] || !isfinite(v) ||
-			    ((a->kind == AX_SIZE_LOG || a->kind == AX_RATE_LOG) && v <= 0))
+			    (is_log(a) && v <= 0))
 				continue;
 			v = to_scale(a, v);
 			if (!any || v < *lo)
@@ -164,6 +215,7 @@ static void axis_fit(struct axis *a, double lo, double hi, bool is_y)
 		a->hi = ceil(hi);
 		break;
 	case AX_RATE_LOG:
+	case AX_TIME_LOG:
 		a->step = 1;	/* decades */
 		a->lo = floor(lo);
 		a->hi = ceil(hi);
@@ -199,7 +251,49 @@ static double py(const struct frame *fr, double v)
 
 /* ---- drawing ---- */
 
-/* slanted: many labels (every power of two) then fit side by side */
+/* The x axis's tick positions (data units); at most max. */
+static int x_ticks(const struct axis *xa, double *out, int max)
+{
+	int n = 0;
+
+	if (xa->ticks) {
+		for (int i = 0; i < xa->nticks && n < max; i++)
+			out[n++] = xa->ticks[i];
+		return n;
+	}
+	for (double t = xa->lo; t <= xa->hi + 1e-9 * xa->step && n < max; t += xa->step)
+		out[n++] = xa->kind == AX_SIZE_LOG ? exp2(t) : t;
+	return n;
+}
+
+#define TICK_SIZE 11
+#define SLANT_DEG 40
+#define X_TITLE_SIZE 13
+
+/*
+ * Below the plot: tick labels side by side, or slanted when many (every
+ * power of two) would not fit; how far below the plot's bottom edge they
+ * reach, so that the axis title goes under them.
+ */
+static double x_label_depth(const struct axis *xa, double width, bool *slanted)
+{
+	double ticks[256], widest = 0;
+	char buf[FMT_BUF];
+	int n = x_ticks(xa, ticks, 256);
+
+	for (int i = 0; i < n; i++) {
+		double w = text_width(tick_label(buf, xa->kind, ticks[i]), TICK_SIZE);
+		if (w > widest)
+			widest = w;
+	}
+	*slanted = width / (n > 0 ? n : 1) < widest + 8;
+	if (!*slanted)
+		return 18 + DESCENT * TICK_SIZE;
+	double a = SLANT_DEG * M_PI / 180;
+	/* the label ends at the tick, 14 below the plot, and runs down-left from there */
+	return 14 + widest * sin(a) + DESCENT * TICK_SIZE * cos(a);
+}
+
 static void draw_x_tick(FILE *f, const struct frame *fr, double v, bool slanted)
 {
 	char buf[FMT_BUF];
@@ -209,8 +303,8 @@ static void draw_x_tick(FILE *f, const struct frame *fr, double v, bool slanted)
 		x, fr->y0, x, fr->y0 + fr->h);
 	if (slanted)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			   "transform=\"rotate(-40 %.1f %.1f)\">%s</text>\n",
-			x + 4, y - 4, x + 4, y - 4, tick_label(buf, fr->xa->kind, v));
+			   "transform=\"rotate(-%d %.1f %.1f)\">%s</text>\n",
+			x + 4, y - 4, SLANT_DEG, x + 4, y - 4, tick_label(buf, fr->xa->kind, v));
 	else
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
 			x, y, tick_label(buf, fr->xa->kind, v));
@@ -228,7 +322,7 @@ static void draw_y_tick(FILE *f, const struct frame *fr, double v)
 }
 
 /* 1, 2 and 5 times each power of ten; only the decades when there are many */
-static void draw_log_rate_ticks(FILE *f, const struct frame *fr)
+static void draw_log10_ticks(FILE *f, const struct frame *fr)
 {
 	const struct axis *ya = fr->ya;
 	bool minor = ya->hi - ya->lo <= 4;
@@ -242,30 +336,25 @@ static void draw_log_rate_ticks(FILE *f, const struct frame *fr)
 		}
 }
 
-static void draw_axes(FILE *f, const struct frame *fr)
+static void draw_axes(FILE *f, const struct frame *fr, bool slanted, double depth)
 {
 	const struct axis *xa = fr->xa, *ya = fr->ya;
+	double ticks[256];
+	int nx = x_ticks(xa, ticks, 256);
 
-	int nx = xa->ticks ? xa->nticks : (int)((xa->hi - xa->lo) / xa->step + 1.5);
-	bool slanted = fr->w / (nx > 0 ? nx : 1) < 48;
-
-	fputs("<g class=\"axes\" font-size=\"11\" fill=\"#333\">\n", f);
-	if (xa->ticks) {
-		for (int i = 0; i < xa->nticks; i++)
-			draw_x_tick(f, fr, xa->ticks[i], slanted);
-	} else {
-		for (double t = xa->lo; t <= xa->hi + 1e-9 * xa->step; t += xa->step)
-			draw_x_tick(f, fr, xa->kind == AX_SIZE_LOG ? exp2(t) : t, slanted);
-	}
-	if (ya->kind == AX_RATE_LOG)
-		draw_log_rate_ticks(f, fr);
+	fprintf(f, "<g class=\"axes\" font-size=\"%d\" fill=\"#333\">\n", TICK_SIZE);
+	for (int i = 0; i < nx; i++)
+		draw_x_tick(f, fr, ticks[i], slanted);
+	if (is_log10(ya))
+		draw_log10_ticks(f, fr);
 	else
 		for (double t = ya->lo; t <= ya->hi + 1e-9 * ya->step; t += ya->step)
 			draw_y_tick(f, fr, fabs(t) < 1e-9 * ya->step ? 0 : t);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		   "stroke=\"#333\"/>\n", fr->x0, fr->y0, fr->w, fr->h);
 	fprintf(f, "<text class=\"x-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-		   "font-size=\"13\">", fr->x0 + fr->w / 2, fr->y0 + fr->h + 45);
+		   "font-size=\"%d\">", fr->x0 + fr->w / 2,
+		fr->y0 + fr->h + depth + 6 + ASCENT * X_TITLE_SIZE, X_TITLE_SIZE);
 	xml_text(f, xa->title);
 	fputs("</text>\n", f);
 	fprintf(f, "<text class=\"y-title\" transform=\"translate(18 %.1f) rotate(-90)\" "
@@ -288,7 +377,7 @@ static bool drawable(const struct frame *fr, const struct series *s, int j)
 {
 	if (s->missing[j] || !isfinite(s->x[j]) || !isfinite(s->y[j]))
 		return false;
-	return fr->xa->kind != AX_SIZE_LOG || s->x[j] > 0;
+	return (!is_log(fr->xa) || s->x[j] > 0) && (!is_log(fr->ya) || s->y[j] > 0);
 }
 
 /* Polylines between drawable points; a failed measurement leaves a gap. */
@@ -353,7 +442,7 @@ static void draw_series(FILE *f, const struct frame *fr, const struct series *s,
 	line_style(style, sizeof(style), s, index, 15);
 	if (!s->markers_only && (!dots || s->n > MAX_MARKERS))
 		draw_lines(f, fr, s, color, style);
-	if (s->n <= MAX_MARKERS) {
+	if (s->n <= MAX_MARKERS && !s->line_only) {
 		for (int j = 0; j < s->n; j++) {
 			if (!drawable(fr, s, j))
 				continue;
@@ -388,9 +477,12 @@ static void draw_legend(FILE *f, const struct chart *c, double x, double y)
 		if (!c->s[i].markers_only)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>",
 				x, y - 4, x + 20, y - 4, color, style);
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"%s\"/>",
-			x + 10, y - 4, ring ? "white" : color, color);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 26, y);
+		if (!c->s[i].line_only)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" stroke=\"%s\"/>",
+				x + 10, y - 4, ring ? "white" : color, color);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"", x + 26, y);
+		fit_font(f, c->s[i].name, 11, WIDTH - 4 - (x + 26));
+		fputc('>', f);
 		xml_text(f, c->s[i].name);
 		fputs("</text>\n", f);
 	}
@@ -411,9 +503,10 @@ static void draw_marks(FILE *f, const struct chart *c, const struct frame *fr)
 			continue;
 		fprintf(f, "<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			   "stroke=\"#555\" stroke-dasharray=\"4 3\"/>", x, fr->y0, x, fr->y0 + fr->h);
+		/* left of the line, or right of it where the y labels are close */
+		double tx = x - 3 - 11 * ASCENT < fr->x0 + 2 ? x + 3 + 11 * ASCENT : x - 3;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
-			   "transform=\"rotate(-90 %.1f %.1f)\">", x - 3, fr->y0 + 4 + 14.0 * 0,
-			x - 3, fr->y0 + 4);
+			   "transform=\"rotate(-90 %.1f %.1f)\">", tx, fr->y0 + 4, tx, fr->y0 + 4);
 		xml_text(f, m->label);
 		fputs("</text></g>\n", f);
 	}
@@ -422,23 +515,17 @@ static void draw_marks(FILE *f, const struct chart *c, const struct frame *fr)
 /* A line of text above the chart, squeezed to the width if it is long. */
 static void heading(FILE *f, const char *cls, const char *text, int y, int size)
 {
-	double room = WIDTH - LEFT - 20;
-	double guess = 0.58 * size * (double)strlen(text);	/* average glyph width */
-
-	fprintf(f, "<text class=\"%s\" x=\"%d\" y=\"%d\" font-size=\"%d\"", cls, LEFT, y, size);
-	if (guess > room)
-		fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", room);
+	fprintf(f, "<text class=\"%s\" x=\"%d\" y=\"%d\"", cls, LEFT, y);
+	fit_font(f, text, size, WIDTH - LEFT - 20);
 	fputc('>', f);
 	xml_text(f, text);
 	fputs("</text>\n", f);
 }
 
-void chart_write(FILE *f, struct chart *c)
+/* Fits the axes to the data; false when there is none. */
+static bool fit_axes(struct chart *c)
 {
 	double lo = 0, hi = 0;
-	bool legend = c->ns > 1;
-	struct frame fr = { LEFT, TOP, WIDTH - LEFT - (legend ? LEGEND_W : RIGHT_PLAIN),
-			    HEIGHT - TOP - BOTTOM, &c->x, &c->y };
 	bool any = data_range(c, true, &lo, &hi);
 
 	if (!any) {
@@ -449,20 +536,30 @@ void chart_write(FILE *f, struct chart *c)
 	if (!data_range(c, false, &lo, &hi))
 		lo = hi = 0;
 	axis_fit(&c->y, lo, hi, true);
+	return any;
+}
 
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-		   "font-size=\"12\">\n", WIDTH, HEIGHT, WIDTH, HEIGHT);
-	fputs("<title>", f);
-	xml_text(f, c->title);
-	fputs(": ", f);
-	xml_text(f, c->subtitle);
-	fputs("</title>\n", f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, HEIGHT);
+/*
+ * One chart in a WIDTH x HEIGHT box at y = top: headings, axes, marks,
+ * series, legend; in a <g class="panel"> when it is one of several.
+ */
+static void draw_panel(FILE *f, struct chart *c, int top, bool grouped)
+{
+	bool legend = c->ns > 1;
+	struct frame fr = { LEFT, TOP, WIDTH - LEFT - (legend ? LEGEND_W : RIGHT_PLAIN),
+			    HEIGHT - TOP - BOTTOM, &c->x, &c->y };
+	bool any = fit_axes(c), slanted;
+	double depth = x_label_depth(&c->x, fr.w, &slanted);
+	/* the x title under the tick labels, clear of the footer */
+	double below = depth + 6 + X_TITLE_SIZE + 24;
+
+	if (below > BOTTOM)
+		fr.h = HEIGHT - TOP - below;
+	if (grouped)
+		fprintf(f, "<g class=\"panel\" transform=\"translate(0 %d)\">\n", top);
 	heading(f, "title", c->title, 28, 15);
 	heading(f, "subtitle", c->subtitle, 48, 12);
-	draw_axes(f, &fr);
+	draw_axes(f, &fr, slanted, depth);
 	draw_marks(f, c, &fr);
 	if (!any)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>\n",
@@ -471,8 +568,33 @@ void chart_write(FILE *f, struct chart *c)
 		draw_series(f, &fr, &c->s[i], i, c->ns, c->dots);
 	if (legend)
 		draw_legend(f, c, fr.x0 + fr.w + 15, TOP + 10);
+	if (grouped)
+		fputs("</g>\n", f);
+}
+
+void chart_write_panels(FILE *f, struct chart *charts, int n)
+{
+	int height = HEIGHT * (n > 0 ? n : 1);
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+		   "font-size=\"12\">\n", WIDTH, height, WIDTH, height);
+	fputs("<title>", f);
+	xml_text(f, charts[0].title);
+	fputs(": ", f);
+	xml_text(f, charts[0].subtitle);
+	fputs("</title>\n", f);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, height);
+	for (int i = 0; i < n; i++)
+		draw_panel(f, &charts[i], i * HEIGHT, n > 1);
 	fprintf(f, "<text class=\"footer\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#666\">",
-		LEFT, HEIGHT - 8);
-	xml_text(f, c->footer);
+		LEFT, height - 8);
+	xml_text(f, charts[n - 1].footer);
 	fputs("</text>\n</svg>\n", f);
+}
+
+void chart_write(FILE *f, struct chart *c)
+{
+	chart_write_panels(f, c, 1);
 }

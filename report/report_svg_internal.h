@@ -14,6 +14,7 @@ enum axis_kind {
 	AX_TIME,	/* ns, linear */
 	AX_RATE,	/* bytes per second, linear from 0 */
 	AX_RATE_LOG,	/* bytes per second, log10 scale: a collapse stays visible */
+	AX_TIME_LOG,	/* ns, log10 scale: small and large transfers both readable */
 };
 
 struct axis {
@@ -33,6 +34,7 @@ struct series {
 	bool *missing;		/* failed measurement: a gap */
 	bool markers_only;	/* unconnected markers (3*2^n boundaries between 2^n ones) */
 	bool shaded;		/* drawn over a wide pale band: the FAT area */
+	bool line_only;		/* no markers: a fitted line, not measurements */
 	enum { STYLE_INDEX, STYLE_HOLDS, STYLE_COLLAPSED } style;	/* --auto: by verdict */
 };
 
@@ -55,5 +57,7 @@ struct chart {
 
 /* Writes the whole chart as one SVG document (report/report_svg_draw.c). */
 void chart_write(FILE *f, struct chart *c);
+/* Several charts as panels of one SVG document, one below the other; the last one's footer. */
+void chart_write_panels(FILE *f, struct chart *charts, int n);
 
 #endif

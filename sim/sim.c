@@ -175,6 +175,8 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 		return set_count(key, val, MAX_ERASE_BLOCKS, &c->fat_aus, err, errlen);
 	if (!strcmp(key, "noise"))
 		return set_count(key, val, MAX_NOISE, &c->noise_pct, err, errlen);
+	if (!strcmp(key, "realtime"))	/* a run to watch (progress tests); timings stay virtual */
+		return set_count(key, val, 100, &c->realtime_pct, err, errlen);
 	if (!strcmp(key, "seed")) {
 		long long v;
 		if (parse_number(val, 0, INT64_MAX, &v))

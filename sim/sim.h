@@ -38,6 +38,7 @@ struct sim_config {
 	struct sim_data_config data;	/* real-size=, fake=, cache= (sim/sim_store.c) */
 	struct sim_claims_config claims;	/* claims=, link=, queue= (sim/sim_claims.c) */
 	struct sim_real real;
+	unsigned int realtime_pct;	/* each access also lasts this % of its cost in real time */
 };
 
 /*

@@ -165,6 +165,8 @@ const char *sim_help(void)
 		"  spikes=PCT       PCT%% of reads 300..800us slower (USB readers)\n"
 		"  stretch=PCT      PCT%% of accesses 1.5..4x slower (a busy host)\n"
 		"  drift=PCT        every cost drifts slowly by up to +-PCT%%\n"
+		"  realtime=PCT     each access also lasts PCT%% of its cost in real time\n"
+		"                   (a run to watch; the times reported stay the model's)\n"
 		"  Presets:\n");
 	for (size_t i = 0; i < NPRESETS && n < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "    %-13s %s\n",

@@ -202,6 +202,72 @@ static void test_tick_is_cheap(void)
 	CHECK_LT(cpu, 0.5);	/* about 20 ms of CPU; generous for sanitizers */
 }
 
+/*
+ * A run of steps keeps one line through its measurements and the pauses
+ * between them: shown from its first second, redrawn by the thread while
+ * nothing ticks, "step 2 of 3, NAME:" with the run's ETA, cleared at the end.
+ */
+static void test_run_keeps_one_line_through_its_steps(void)
+{
+	static char out[65536];
+	static const struct progress_step steps[] = {
+		{ "first", 1, 1 }, { "second", 2, 2 }, { "third", 1, 1 },
+	};
+	int master, slave;
+
+	if (!open_pty(&master, &slave)) {
+		CHECK(0);
+		return;
+	}
+	int saved = stderr_to(slave);
+
+	progress_run_begin(steps, 3);
+	progress_start("capacity", "round 1", 100ull << 20);
+	run_step(0.4, 10);
+	progress_done();		/* the measurement ends; the run goes on */
+	progress_run_step(1);
+	progress_start("align", NULL, 100ull << 20);
+	run_step(0.8, 12);		/* 48MiB of 100MiB */
+	progress_done();
+	usleep(1200000);		/* analysis between steps: no ticks at all */
+	progress_run_end();
+	stderr_back(saved);
+	drain(master, out, sizeof(out));
+
+	CHECK(strstr(out, "step 1 of 3") == NULL);	/* over within the first second */
+	CHECK(strstr(out, "step 2 of 3, second: 4MiB blocks, 48%, ETA ") != NULL);
+	CHECK(strstr(out, ", run ETA ") != NULL);
+	/* while nothing ticked, the thread drew it again: twice at least in 1.2 s */
+	int idle = 0;
+	for (char *p = out; (p = strstr(p, "step 2 of 3, second: run ETA ")); p++)
+		idle++;
+	CHECK_GE(idle, 2);
+	CHECK(strchr(out, '\n') == NULL);
+	CHECK(strlen(out) >= 4 && strcmp(out + strlen(out) - 4, "\r\033[K") == 0);
+	close(slave);
+	close(master);
+}
+
+static void test_run_on_a_pipe_is_silent(void)
+{
+	char out[4096];
+	int fds[2];
+	static const struct progress_step steps[] = { { "only", 1, 1 } };
+
+	CHECK_EQ(pipe(fds), 0);
+	int saved = stderr_to(fds[1]);
+
+	progress_run_begin(steps, 1);
+	progress_start("open-au", "N=2", 10000ull << 22);
+	run_step(1.2, 10000);
+	progress_done();
+	progress_run_end();
+	stderr_back(saved);
+	close(fds[1]);
+	CHECK_EQ(drain(fds[0], out, sizeof(out)), 0);
+	close(fds[0]);
+}
+
 int main(void)
 {
 	test_terminal();
@@ -209,5 +275,7 @@ int main(void)
 	test_short_step_is_silent();
 	test_pipe_is_silent();
 	test_tick_is_cheap();
+	test_run_keeps_one_line_through_its_steps();
+	test_run_on_a_pipe_is_silent();
 	return unit_summary();
 }

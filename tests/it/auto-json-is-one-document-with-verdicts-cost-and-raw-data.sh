@@ -18,7 +18,9 @@ assert v["open_au_linear"]["n"] == 8 and not v["open_au_linear"]["at_least"], v[
 assert v["open_au_random"]["n"] == 4, v["open_au_random"]
 assert v["fat_area"]["erase_blocks"] == 2 and v["fat_area"]["size_bytes"] == 8 << 20, v["fat_area"]
 sf = d["advice"]["sfdisk"]
-assert sf.startswith("printf ") and "start=8192, size=8192, type=c" in sf and sf.endswith("\\nstart=16384\\n\x27 | sudo sfdisk /dev/sdX"), sf
+assert sf == "printf \x27label: dos\\nstart=2048, size=14336, type=e\\nstart=16384\\n\x27 | sudo sfdisk /dev/sdX", sf
+assert d["advice"]["fat_type"] == "FAT16" and d["advice"]["fat_partition"] == "sudo mkfs.vfat -F 16 -s 1 /dev/sdX1", d["advice"]
+assert d["advice"]["capacity_checked"] is True and "capacity_command" not in d["advice"], d["advice"]
 assert d["advice"]["linux_partition_start_sectors"] == 16384, d["advice"]
 assert d["advice"]["ext4"] == "sudo mkfs.ext4 -b 4096 -E stride=4,stripe_width=1024 /dev/sdX2", d["advice"]
 assert len(d["auto"]["align"]["rows"]) > 10

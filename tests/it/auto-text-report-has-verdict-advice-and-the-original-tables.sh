@@ -18,9 +18,10 @@ expect_out "^Wrote [0-9.]+[MG]iB \([0-9]+ bytes\) to sim:sdhc-good\.$"
 expect_out "^  Writing to 8 places at once is fine; a 9th makes the card copy whole blocks \([0-9.]+x slower\)\.$"
 expect_out "^  The first 8MiB \(2 erase blocks\) take small writes faster: a FAT area\.$"
 # the advice runs as printed once /dev/sdX names the card
-expect_out "^    printf 'start=8192, size=8192, type=c\\\\nstart=16384\\\\n' \| sudo sfdisk /dev/sdX$"
+expect_out "^    printf 'label: dos\\\\nstart=2048, size=14336, type=e\\\\nstart=16384\\\\n' \| sudo sfdisk /dev/sdX$"
+expect_out "^    sudo mkfs\.vfat -F 16 -s 1 /dev/sdX1$"
 expect_out "^    sudo mkfs\.ext4 -b 4096 -E stride=4,stripe_width=1024 /dev/sdX2$"
-expect_out "^    sudo mkfs\.f2fs -s 2 /dev/sdX2$"
+expect_out "^    sudo mkfs\.f2fs -f -s 2 /dev/sdX2$"
 # the evidence behind each verdict only with -v
 printf '%s\n' "$out" | grep -q "and its multiples" && fail "evidence without -v"
 expect_out "^align 4194304	pre [0-9.]+µs	on [0-9.]+µs	post [0-9.]+µs	diff [0-9.]+µs$"

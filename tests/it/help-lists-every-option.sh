@@ -20,5 +20,8 @@ for h in -h --help; do
 	for o in $opts; do
 		printf '%s\n' "$out" | grep -qE -- "(^|[ ,])$o([ ,=]|$)" || fail "$h does not list $o"
 	done
+	printf '%s\n' "$out" | grep -q "same size than" && fail "$h: 'same size than'"
+	printf '%s\n' "$out" | tr -s ' \n' ' ' | grep -q -- "--force with --restore: restore onto another device or path of the same size as the one the backup is from" ||
+		fail "$h: --force is not explained"
 done
 exit 0

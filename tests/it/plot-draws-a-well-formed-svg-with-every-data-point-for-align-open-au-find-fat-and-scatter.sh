@@ -2,8 +2,9 @@
 # --plot=FILE.svg writes a well-formed, self-contained SVG with one marker per
 # measured value (its raw value in data-x/data-y) and labelled axes, next to
 # the usual text output; 3*2^n boundaries apart from the 2^n line, a log rate
-# axis in bytes/s, a footer with device, test and date; --auto draws a line
-# per --open-au run, dashed where it collapsed.
+# axis in bytes/s, a footer with device, test and date; --auto draws every
+# test it ran as panels: -a with its marks, a line per --open-au run (dashed
+# where it collapsed, ticks at its 3*2^n block sizes), --find-fat shaded.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 dev=sim:sdxc-tlc
@@ -36,6 +37,19 @@ elif test in ("open_au", "find_fat"):
         assert sorted(p) == want, (col, sorted(p)[:3], want[:3])
     assert "M/s" in text and "block size" in text and "bytes/s (log scale" in text, text
 elif test == "auto":
+    # every test it ran, a panel each: -a with its marks, the --open-au runs, --find-fat
+    panels = root.findall(NS + "g[@class='panel']")
+    titles = ["".join(p.find(NS + "text[@class='title']").itertext()) for p in panels]
+    assert [t.split(": ")[-1] for t in titles] == ["alignment (-a)", "open erase blocks (--open-au)", "FAT area (--find-fat)"], titles
+    marks = " ".join("".join(t.itertext()) for t in panels[0].iter(NS + "text"))
+    assert "erase block 12MiB" in marks and "page 16KiB" in marks, marks
+    fat = panels[2].findall(NS + "g[@class='series']")
+    assert len(fat) == 6 and fat[0].find(NS + "polyline[@class='shade']") is not None, len(fat)
+    series = panels[1].findall(NS + "g[@class='series']")
+    # with 12MiB erase blocks the ticks are where the points are (3*2^n), not at 2^n
+    xs = sorted({float(c.get("data-x")) for g in series for c in g.iter(NS + "circle")})
+    ticks = [t for t in panels[1].iter(NS + "text") if "".join(t.itertext()) in ("3MiB", "6MiB", "12MiB", "4MiB", "8MiB")]
+    assert {"".join(t.itertext()) for t in ticks} == {"3MiB", "6MiB", "12MiB"}, [t.text for t in ticks]
     # a line per N: a re-measured run replaces the earlier one of the same N
     latest = {}
     for r in data["auto"]["write_phase"]["open_au_runs"]:

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every --plot, on cards with 4MiB, 12MiB (3*2^n) and 8MiB (A2) erase blocks,
+# renders (rsvg-convert) and no text in it overlaps other text or leaves
+# the page: the boxes come from the font's own glyph widths
+# (tests/svg_text_boxes.py), rotated tick labels included, so e.g. the slanted
+# labels of -a and -p stay clear of the x-axis title. --auto's panels too.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || skip "no python3"
+command -v rsvg-convert >/dev/null || skip "no rsvg-convert (librsvg2-bin; .ci/run installs it)"
+font=$(fc-match -f '%{file}' "DejaVu Sans" 2>/dev/null) || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+case $font in *.ttf) [ -r "$font" ] || font= ;; *) font= ;; esac	# without it: 0.62 em a character, generous
+
+n=0
+for dev in sim:sdhc-good sim:sdxc-tlc sim:rpi-a2; do
+	for args in "-a" "-a --blocksize=1K" "-O --open-au-nr=3" "-O --open-au-nr=12" "-O --random --open-au-nr=6" \
+		"-f" "-s --scatter-order=8" "-i --interval-order=12" "-p" "--class" "--auto" "--auto --destructive"; do
+		name=$(printf '%s %s' "$dev" "$args" | tr -c 'a-zA-Z0-9' '_')
+		# shellcheck disable=SC2086
+		"$FB" $args --plot="$T/$name.svg" "$dev" >/dev/null 2>"$T/err"
+		rc=$?	# 1 from --class: a claim found short, plotted all the same
+		[ "$rc" = 0 ] || { [ "$rc" = 1 ] && [ "$args" = --class ]; } || fail "$dev $args --plot: exit $rc: $(cat "$T/err")"
+		[ -s "$T/$name.svg" ] || fail "$dev $args: no plot"
+		rsvg-convert -b white -o "$T/$name.png" "$T/$name.svg" 2>"$T/err" ||
+			fail "$dev $args: the plot does not render: $(cat "$T/err")"
+		[ -s "$T/$name.png" ] || fail "$dev $args: an empty picture"
+		python3 "$TESTS_DIR/svg_text_boxes.py" "$T/$name.svg" $font >"$T/overlaps" 2>/dev/null ||
+			fail "$dev $args: $(head -n 3 "$T/overlaps")"
+		n=$((n + 1))
+	done
+done
+echo "$n plots rendered, no text overlaps"
+exit 0
