@@ -248,7 +248,7 @@ static void test_report_others(void)
 {
 	struct scatter_point pts[] = { { 0, 14953, false }, { 16384, 14694, false }, { 32768, 0, true } };
 	struct scatter_result s = { .blocksize = 16384, .span_bytes = 49152, .npoints = 3, .points = pts };
-	struct interval_row irows[] = { { 512, 11100, 22100, 88900, 46134400.0, false } };
+	struct interval_row irows[] = { { 512, 11100, 22100, 88900, 46134400.0, false, false } };
 	struct interval_result iv = { .nrows = 1, .rows = irows, .fit_rate = 5143310000.0,
 				      .fit_access_ns = 5370 };
 	struct program_row prows[] = { { "write zeros linear", 4096, 3.78e6, false },
