@@ -101,6 +101,26 @@ enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize
 	return l.verdict;
 }
 
+enum collapse analyze_open_au_against(const double *ratio, const double *noise, int n)
+{
+	int collapsed = 0, held = 0;
+	for (int i = 0; i < n; i++) {
+		double nz = noise[i] > 0 ? noise[i] : 0;
+		if (!(ratio[i] > 0))
+			continue;
+		if (ratio[i] < COLLAPSE_RATIO && 1 - ratio[i] > NOISE_SIGMAS * nz)
+			collapsed++;
+		else if (ratio[i] >= HOLD_RATIO ||
+			 (ratio[i] >= COLLAPSE_RATIO && 1 - ratio[i] <= NOISE_SIGMAS * nz))
+			held++;
+	}
+	if (n >= 2 && collapsed == n)
+		return RUN_COLLAPSED;
+	if (n >= 1 && held == n)
+		return RUN_HOLDS;
+	return RUN_UNCLEAR;
+}
+
 /* Median over shared block sizes (page..E/2) of rate(b) / rate(a). 0 if none shared. */
 static double median_rate_ratio(const struct rate_result *a, const struct rate_result *b,
 				uint64_t page, uint64_t max_bs)
@@ -426,6 +446,21 @@ static double fat_split(const struct rate_row *const *rows, int n, int ncols, in
 	return (double)wins / n;
 }
 
+/* Median over rows of the columns' relative spread: (fastest - slowest) / fastest. */
+static double column_scatter(const struct rate_row *const *rows, int n, int ncols)
+{
+	double v[64];
+	for (int i = 0; i < n; i++) {
+		double lo = rows[i]->rate[0], hi = rows[i]->rate[0];
+		for (int c = 1; c < ncols; c++) {
+			lo = fmin(lo, rows[i]->rate[c]);
+			hi = fmax(hi, rows[i]->rate[c]);
+		}
+		v[i] = hi > 0 ? (hi - lo) / hi : 0;
+	}
+	return n ? median(v, n) : 0;
+}
+
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -470,7 +505,16 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
 	if (best_share >= 0.5)
 		out->conf = CONF_LOW;
+	/*
+	 * "none" is only as sure as the columns are steady: where they scatter
+	 * by more than a FAT area's smallest saving, one could hide.
+	 */
+	double scatter = column_scatter(rows, n, ncols);
+	if (scatter > FAT_SCATTER && out->conf > CONF_MEDIUM)
+		out->conf = CONF_MEDIUM;
+	if (scatter > 2 * FAT_SCATTER)
+		out->conf = CONF_LOW;
 	snprintf(out->evidence, sizeof(out->evidence),
-		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns)",
-		 fmt_size(a, e / 8), n, ncols);
+		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns, "
+		 "scattering by %.0f%%)", fmt_size(a, e / 8), n, ncols, 100 * scatter);
 }

@@ -294,10 +294,38 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 		jw_string(w, "verdict", collapse_name(r->verdict));
 		jw_bool(w, "stopped_early", r->stopped_early);
 		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
+		jw_bool(w, "reference", r->reference);
+		if (r->settle >= 0)
+			jw_int(w, "settle_pass", r->settle);
+		jw_int(w, "settling_row_erase_blocks", r->settle_span);
+		jw_uint(w, "settling_row_bytes", r->settle_chunk);
+		jw_array_begin(w, "ratios");
+		for (int k = 0; k < 2; k++)
+			jw_double(w, NULL, r->ratio[k]);
+		jw_array_end(w);
 		json_rates(w, "result", &r->r);
 		jw_object_end(w);
 	}
 	jw_array_end(w);
+	jw_array_begin(w, "settle_passes");
+	for (int i = 0; i < s->nsettles; i++) {
+		const struct settle_pass *sp = &s->settles[i];
+		jw_object_begin(w, NULL);
+		jw_string(w, "after", sp->after);
+		jw_uint(w, "written_bytes", sp->bytes);
+		jw_int(w, "writes", sp->writes);
+		jw_int(w, "erase_blocks", sp->blocks);
+		jw_bool(w, "steady", sp->quiet);
+		jw_int(w, "first_write_ns", sp->first_ns);
+		jw_int(w, "last_write_ns", sp->last_ns);
+		jw_int(w, "fastest_write_ns", sp->fastest_ns);
+		if (sp->clean_ns)
+			jw_int(w, "clean_write_ns", sp->clean_ns);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_uint(w, "settling_rows_written_bytes", s->settle_row_bytes);
+	jw_bool(w, "translation_effects", !s->no_effects);
 	if (s->have_fat)
 		json_rates(w, "find_fat", &s->fat);
 	jw_object_end(w);
