@@ -63,6 +63,12 @@
  *   FAT_SCATTER       0.15     --find-fat columns scattering more    a page-mapped block saves >= 15% on
  *                              than this: "none" is medium at most   writes of a page or two (FAT rows)
  *                              (twice as much: low)
+ *
+ * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
+ * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
+ * below, or GROUP_RATIO and 10 sigma (the PQI 32 GB card: +30%, ten times the scatter); rises
+ * of 2 sigma that miss this are undecided (low); a row 0.4 of the way to another level, or a
+ * 3*2^n row off its predicted level, leaves the table to the step search.
  */
 #define ERASE_MIN (128 * 1024)
 #define ERASE_MAX (64ull * 1024 * 1024)

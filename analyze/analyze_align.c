@@ -282,29 +282,46 @@ static bool find_page_step(const struct pt *p, int n, uint64_t top, struct step 
 }
 
 /*
- * The row x/2 alone between the level below it and the step at x: pages
- * of x/2 read in pairs (multi-plane access), as in the README's example
- * (doc/flash-card-model.md §5)
- * (5us below 8KiB, 53us at 8KiB, ~150us from 16KiB: 8 KiB pages, 16 KiB
- * multi-plane).
+ * The rows from y up to x/2 on a level of their own between the floor
+ * (the rows below y) and the step at x: pages of y read in groups of x
+ * (multi-plane access). One row wide as in the README's example
+ * (doc/flash-card-model.md §5: 5us below 8KiB, 53us at 8KiB, ~150us from
+ * 16KiB: 8 KiB pages, 16 KiB multi-plane), or several (the Gentoo PQI
+ * 32 GB card in doc/real-cards.tsv: ~290us at 4K and 8K, ~850us from 16K:
+ * 4 KiB pages in groups of 16 KiB). The widest such level is the page.
  */
-static bool single_row_level(const struct pt *p, int n, const struct step *s, double *mid)
+static bool lower_level(const struct pt *p, int n, const struct step *s, uint64_t *page,
+			double *mid)
 {
-	const struct pt *half = find_pt(p, n, s->x / 2);
-	double below[256];
-	int k = 0;
-	if (!half || s->x % 2)
-		return false;
-	for (int i = 0; i < n && k < 256; i++)
-		if (p[i].align < s->x / 2)
-			below[k++] = p[i].d;
-	if (k < 1)
-		return false;
-	double l = median(below, k), h = s->h, d = half->d;
-	double noise = fmax(s->sigma_below, 0.02 * fabs(h));
-	*mid = d;
-	return h - l > 0 && d - l >= MID_LEVEL * (h - l) && h - d >= MID_LEVEL * (h - l) &&
-	       d - l >= 3 * noise && h - d >= 3 * noise;
+	bool found = false;
+	for (uint64_t y = s->x / 2; y >= 1 && y % 2 == 0 && is_pow2(y); y /= 2) {
+		double below[256], lo_max = -INFINITY, mid_min = INFINITY, mid_max = -INFINITY;
+		double level[64];
+		int k = 0, m = 0;
+		for (int i = 0; i < n; i++) {
+			if (p[i].align < y && k < 256) {
+				below[k++] = p[i].d;
+				lo_max = fmax(lo_max, p[i].d);
+			} else if (p[i].align < s->x && is_pow2(p[i].align) && m < 64) {
+				level[m++] = p[i].d;
+				mid_min = fmin(mid_min, p[i].d);
+				mid_max = fmax(mid_max, p[i].d);
+			}
+		}
+		if (k < 1 || m < 1)
+			break;
+		double l = median(below, k), h = s->h, sep = h - l, md = median(level, m);
+		/* scatter grows with the diff: the lower gap is judged at the mid level's height */
+		double noise = fmax(s->sigma_below, 0.02 * fabs(h));
+		double noise_mid = h > 0 && md > 0 ? noise * fmin(1, md / h) : noise;
+		if (sep <= 0 || mid_min - lo_max < MID_LEVEL * sep || mid_min - lo_max < 3 * noise_mid ||
+		    h - mid_max < MID_LEVEL * sep || h - mid_max < 3 * noise)
+			continue;
+		*page = y;
+		*mid = md;
+		found = true;
+	}
+	return found;
 }
 
 static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_estimate *page)
@@ -325,16 +342,19 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 	if (s.n_below < 2 && page->conf > CONF_MEDIUM)
 		page->conf = CONF_MEDIUM;
 	double mid;
-	if (single_row_level(p, n, &s, &mid)) {
-		char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
-		page->bytes = s.x / 2;
+	uint64_t y;
+	if (lower_level(p, n, &s, &y, &mid)) {
+		char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
+		page->bytes = y;
 		page->multiplane = s.x;
 		if (page->conf > CONF_MEDIUM)
 			page->conf = CONF_MEDIUM;
 		appendf(page->evidence, sizeof(page->evidence),
-			"page: diff at %s is %s, between the rows below and the %s level; ",
-			fmt_size(a, s.x / 2), fmt_time(b, (int64_t)mid), fmt_size(c, s.x));
-		describe_step(page->evidence, sizeof(page->evidence), &s, "multi-plane (pages read in pairs)");
+			"page: diff from %s to %s is %s, between the rows below and the %s level; ",
+			fmt_size(a, y), fmt_size(d, s.x / 2), fmt_time(b, (int64_t)mid), fmt_size(c, s.x));
+		describe_step(page->evidence, sizeof(page->evidence), &s,
+			      s.x == 2 * y ? "multi-plane (pages read in pairs)"
+					   : "multi-plane (pages read in groups)");
 		return;
 	}
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
@@ -551,7 +571,13 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		snprintf(page->evidence, sizeof(page->evidence), "too few -a rows (%d)", n);
 		return;
 	}
-	find_align(p, n, erase, page);
+	struct align_ladder ladder;
+	if (align_ladder(p, n, typical_read(p, n), &ladder)) {
+		align_name_levels(&ladder, erase, page);
+	} else {
+		find_align(p, n, erase, page);
+		align_name_lower_levels(&ladder, erase, page);
+	}
 	fit_original_pattern(p, n, erase);
 	discount_failed(r, UINT64_MAX, erase);
 	discount_failed(r, erase->bytes ? erase->bytes : UINT64_MAX, page);

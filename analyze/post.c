@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/units.h"
 
@@ -36,6 +37,10 @@ struct ctx {
 	char command[192];
 	int command_tokens;
 	bool in_command;	/* still reading the command's arguments */
+	bool header;		/* a wrapper script's header ("AU=3, random access"), not a command */
+	bool mode_word;		/* "linear" or "random" said in a header or banner */
+	char unknown_opt[32];	/* the first option not understood */
+	long long unknown_val;
 };
 
 struct parser {
@@ -56,6 +61,9 @@ struct parser {
 	uint64_t pending_pes;
 	bool section_has_other_runs;
 	bool oom;
+	/* a header naming each column's N ("1 AU 2 AU 3 AU"), for the next table */
+	long long col_nrs[RATE_MAX_COLS];
+	int ncol_hdr;
 };
 
 static void ctx_reset(struct ctx *c)
@@ -85,7 +93,8 @@ static bool is_command_token(const char *t)
 
 enum opt_id {
 	OPT_NONE, OPT_ALIGN, OPT_OPEN_AU, OPT_OPEN_AU_NR, OPT_RANDOM, OPT_FIND_FAT,
-	OPT_FAT_NR, OPT_ERASESIZE, OPT_BLOCKSIZE, OPT_COUNT, OPT_OFFSET
+	OPT_FAT_NR, OPT_ERASESIZE, OPT_BLOCKSIZE, OPT_COUNT, OPT_OFFSET,
+	OPT_OTHER		/* the tool's, with no bearing on the data read here */
 };
 
 struct opt_name {
@@ -100,7 +109,19 @@ static const struct opt_name long_opts[] = {
 	{ "find-fat", OPT_FIND_FAT, false }, { "findfat", OPT_FIND_FAT, false },
 	{ "fat-nr", OPT_FAT_NR, true }, { "erasesize", OPT_ERASESIZE, true },
 	{ "blocksize", OPT_BLOCKSIZE, true }, { "count", OPT_COUNT, true },
-	{ "offset", OPT_OFFSET, true }, { NULL, OPT_NONE, false }
+	{ "offset", OPT_OFFSET, true },
+	{ "scatter", OPT_OTHER, false }, { "interval", OPT_OTHER, false },
+	{ "program", OPT_OTHER, false }, { "discard", OPT_OTHER, true },
+	{ "auto", OPT_OTHER, false }, { "capacity", OPT_OTHER, false },
+	{ "analyze", OPT_OTHER, true }, { "restore", OPT_OTHER, true },
+	{ "scatter-order", OPT_OTHER, true }, { "scatter-span", OPT_OTHER, true },
+	{ "interval-order", OPT_OTHER, true }, { "destructive", OPT_OTHER, false },
+	{ "max-write", OPT_OTHER, true }, { "on-error", OPT_OTHER, true },
+	{ "preserve", OPT_OTHER, false }, { "force", OPT_OTHER, false },
+	{ "backup", OPT_OTHER, true }, { "out", OPT_OTHER, true }, { "json", OPT_OTHER, false },
+	{ "plot", OPT_OTHER, true }, { "verbose", OPT_OTHER, false },
+	{ "help", OPT_OTHER, false }, { "version", OPT_OTHER, false },
+	{ NULL, OPT_NONE, false }
 };
 
 /* Exact name, else a unique prefix (as getopt_long allows). */
@@ -125,7 +146,9 @@ static const struct opt_name *find_short(char c)
 		{ "a", OPT_ALIGN, false }, { "O", OPT_OPEN_AU, false },
 		{ "r", OPT_RANDOM, false }, { "f", OPT_FIND_FAT, false },
 		{ "e", OPT_ERASESIZE, true }, { "b", OPT_BLOCKSIZE, true },
-		{ "c", OPT_COUNT, true }, { NULL, OPT_NONE, false }
+		{ "c", OPT_COUNT, true }, { "s", OPT_OTHER, false }, { "i", OPT_OTHER, false },
+		{ "p", OPT_OTHER, false }, { "o", OPT_OTHER, true }, { "v", OPT_OTHER, false },
+		{ "h", OPT_OTHER, false }, { "V", OPT_OTHER, false }, { NULL, OPT_NONE, false }
 	};
 	for (const struct opt_name *o = shorts; o->name; o++)
 		if (o->name[0] == c)
@@ -175,9 +198,65 @@ static void apply_option(struct ctx *c, enum opt_id id, const char *value)
 		}
 		break;
 	case OPT_COUNT:
+	case OPT_OTHER:
 	case OPT_NONE:
 		break;
 	}
+}
+
+/* "-0", "-q", "--au-count=7": shaped like an option (of a patched build, say) */
+static bool option_shaped(const char *t)
+{
+	if (t[0] != '-')
+		return false;
+	if (t[1] == '-') {
+		if (!isalpha((unsigned char)t[2]))
+			return false;
+		for (const char *p = t + 2; *p && *p != '='; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+				return false;
+		return true;
+	}
+	if (!isalnum((unsigned char)t[1]))
+		return false;
+	if (!t[2])
+		return true;
+	for (const char *p = t + 1; *p; p++)
+		if (!isalpha((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/*
+ * An option of the command that this parser does not know: remembered
+ * (the first one) with a plain number after it as its value. Such a
+ * command's N is not the default: a patched build's "-0 7" was the count.
+ */
+static int read_unknown_option(struct ctx *c, char **tok, int i, int n)
+{
+	const char *t = tok[i];
+	if (!c->in_command || !option_shaped(t))
+		return 0;
+	int used = 1;
+	long long v = 0;
+	const char *eq = strchr(t, '=');
+	char *end;
+	if (eq && eq[1]) {
+		v = strtoll(eq + 1, &end, 10);
+		if (*end)
+			v = 0;
+	} else if (i + 1 < n && isdigit((unsigned char)tok[i + 1][0])) {
+		v = strtoll(tok[i + 1], &end, 10);
+		if (*end)
+			v = 0;
+		else
+			used = 2;
+	}
+	if (!c->unknown_opt[0]) {
+		snprintf(c->unknown_opt, sizeof(c->unknown_opt), "%.*s", eq ? (int)(eq - t) : 31, t);
+		c->unknown_val = v > 0 && v <= 4096 ? v : 0;
+	}
+	return used;
 }
 
 /* Returns how many tokens the option used (1 or 2), 0 if t is not an option. */
@@ -249,6 +328,8 @@ static bool is_duplicate(const struct post *p, const struct post_run *r)
 		const struct post_run *q = &p->runs[i];
 		if (q->kind != r->kind)
 			continue;
+		if (q->unknown_value != r->unknown_value)
+			continue;	/* "-0 1", "-0 2": runs of a sequence, however alike */
 		if (r->kind == POST_ALIGN ? align_runs_equal(&q->align, &r->align)
 					  : rate_runs_equal(&q->rates, &r->rates))
 			return true;
@@ -328,11 +409,21 @@ static void fill_rates(struct parser *ps, struct post_run *r)
 	}
 	rr->offset = use_ctx && c->off_set ? c->offset : 0;
 	rr->random = use_ctx && c->random;
+	/* a command's -O without --random is linear; a header or banner says so in words */
+	r->mode_stated = use_ctx && (c->random || c->mode_word ||
+				     (c->test == TEST_OPEN_AU && !c->header));
+	if (use_ctx && c->unknown_opt[0]) {
+		snprintf(r->unknown_option, sizeof(r->unknown_option), "%s", c->unknown_opt);
+		r->unknown_value = c->unknown_val;
+	}
 	if (r->kind == POST_FIND_FAT) {
 		rr->nr = ps->ncols;
 		r->nr_stated = true;
-	} else if (use_ctx && (c->nr_set || c->test == TEST_OPEN_AU)) {
-		rr->nr = c->nr_set ? c->nr : 2;	/* the original's default */
+	} else if (use_ctx && c->nr_set) {
+		rr->nr = c->nr;
+		r->nr_stated = true;
+	} else if (use_ctx && c->test == TEST_OPEN_AU && !c->header && !c->unknown_opt[0]) {
+		rr->nr = 2;	/* the original's default */
 		r->nr_stated = true;
 	}
 	rr->st.interrupted = ps->interrupted;
@@ -352,28 +443,14 @@ static void run_reset(struct parser *ps)
 	ps->nfailures = 0;
 }
 
-static void finish_run(struct parser *ps)
+static void keep_run(struct parser *ps, struct post_run *r)
 {
-	if (!ps->active)
-		return;
 	struct post *p = ps->out;
-	struct post_run r;
-	memset(&r, 0, sizeof(r));
-	r.kind = ps->kind;
-	if (ps->kind == POST_ALIGN)
-		fill_align(ps, &r);
-	else
-		fill_rates(ps, &r);
-	if (ps->ctx.from_command && !ps->ctx.consumed)
-		snprintf(r.command, sizeof(r.command), "%s", ps->ctx.command);
-	ps->ctx.consumed = true;
-	ps->ctx.in_command = false;
-
-	bool keep = p->nruns < MAX_RUNS && !is_duplicate(p, &r);
+	bool keep = p->nruns < MAX_RUNS && !is_duplicate(p, r);
 	struct post_run *runs = p->runs;
 	if (keep && (p->nruns & (p->nruns - 1)) == 0)	/* grow at powers of two */
 		runs = realloc(p->runs, sizeof(*runs) * (size_t)(p->nruns ? 2 * p->nruns : 1));
-	int section = keep && runs ? section_for(ps, r.kind) : -1;
+	int section = keep && runs ? section_for(ps, r->kind) : -1;
 	if (keep && (!runs || section < 0)) {
 		if (runs)
 			p->runs = runs;
@@ -382,12 +459,95 @@ static void finish_run(struct parser *ps)
 	}
 	if (keep) {
 		p->runs = runs;
-		r.section = section;
-		p->runs[p->nruns++] = r;
+		r->section = section;
+		p->runs[p->nruns++] = *r;
 	} else {
-		free(ps->arows);
-		free(ps->rrows);
+		free(r->align.rows);
+		free(r->rates.rows);
 	}
+}
+
+/*
+ * A table with one --open-au run per column: under a header naming each
+ * column's N ("1 AU 2 AU 3 AU", the first open-AU format), or after a
+ * command that ran --open-au (N unknown then). Not --find-fat.
+ */
+static bool columns_are_runs(const struct parser *ps)
+{
+	const struct ctx *c = &ps->ctx;
+	if (ps->kind == POST_ALIGN || ps->ncols < 2)
+		return false;
+	if (ps->ncol_hdr == ps->ncols)
+		return true;
+	return c->from_command && !c->consumed && c->test == TEST_OPEN_AU;
+}
+
+static void split_columns(struct parser *ps, const struct post_run *all)
+{
+	for (int col = 0; col < ps->ncols && !ps->oom; col++) {
+		struct post_run r = *all;
+		struct rate_row *rows = calloc((size_t)all->rates.nrows, sizeof(*rows));
+		if (!rows) {
+			ps->oom = true;
+			return;
+		}
+		int k = 0;
+		for (int i = 0; i < all->rates.nrows; i++) {
+			const struct rate_row *src = &all->rates.rows[i];
+			if (col >= src->ncols)
+				continue;
+			rows[k].blocksize = src->blocksize;
+			rows[k].ncols = 1;
+			rows[k].rate[0] = src->rate[col];
+			rows[k].bytes[0] = src->bytes[col];
+			rows[k].ns[0] = src->ns[col];
+			rows[k].failed[0] = src->failed[col];
+			k++;
+		}
+		r.kind = POST_OPEN_AU;
+		r.rates.rows = rows;
+		r.rates.nrows = k;
+		r.align.rows = NULL;
+		bool hdr = ps->ncol_hdr == ps->ncols;
+		r.rates.nr = hdr ? ps->col_nrs[col] : 0;
+		r.nr_stated = hdr;
+		if (k)
+			keep_run(ps, &r);
+		else
+			free(rows);
+	}
+}
+
+static void finish_run(struct parser *ps)
+{
+	if (!ps->active)
+		return;
+	struct post_run r;
+	memset(&r, 0, sizeof(r));
+	r.kind = ps->kind;
+	bool split = columns_are_runs(ps);
+	if (ps->kind == POST_ALIGN)
+		fill_align(ps, &r);
+	else
+		fill_rates(ps, &r);
+	if (ps->ctx.from_command && !ps->ctx.consumed)
+		snprintf(r.command, sizeof(r.command), "%s", ps->ctx.command);
+	if (split) {
+		/* the mode and N come from the command or header, not --find-fat's reading */
+		struct ctx *c = &ps->ctx;
+		bool use_ctx = c->from_command && !c->consumed;
+		r.rates.random = use_ctx && c->random;
+		r.mode_stated = use_ctx && (c->random || c->mode_word ||
+					    (c->test == TEST_OPEN_AU && !c->header));
+		split_columns(ps, &r);
+		free(ps->rrows);
+		ps->rrows = NULL;
+	}
+	ps->ncol_hdr = 0;
+	ps->ctx.consumed = true;
+	ps->ctx.in_command = false;
+	if (!split)
+		keep_run(ps, &r);
 	run_reset(ps);
 }
 
@@ -439,10 +599,11 @@ static void add_rate_row(struct parser *ps, uint64_t size, const double *rates, 
 	r->blocksize = size;
 	r->ncols = n;
 	for (int c = 0; c < n; c++) {
-		r->rate[c] = rates[c];
+		bool mangled = rates[c] < 0;	/* a cell cut short: unknown, not an I/O error */
+		r->rate[c] = mangled ? 0 : rates[c];
 		r->bytes[c] = size;
 		r->ns[c] = rates[c] > 0 ? (int64_t)(1e9 * (double)size / rates[c]) : 0;
-		r->failed[c] = ps->pending_failure;
+		r->failed[c] = ps->pending_failure || mangled;
 	}
 	if (ps->pending_failure) {
 		ps->nfailures++;
@@ -452,7 +613,6 @@ static void add_rate_row(struct parser *ps, uint64_t size, const double *rates, 
 		ps->ncols = n;
 }
 
-/* "align N pre T on T post T diff T" starting at tok[i]; tokens used, 0 if none. */
 /*
  * "308s" in an -a row: the µ was lost on the way (encoding damage). No
  * read of a block takes seconds, so such a field is read as µs and counted.
@@ -464,8 +624,38 @@ static bool lost_micro(const char *tok, int64_t ns)
 	       llabs(ns) >= 1000000000ll;
 }
 
-static int read_align_row(char **tok, int i, int n, struct align_row *row, int *repaired)
+/*
+ * A number cut short where the original's fixed-size fields truncated it:
+ * "1.02e+0" (its %g exponents have two digits), "1.5e".
+ */
+static bool is_mangled_number(const char *t)
 {
+	const char *p = t;
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	if (*p != 'e' && *p != 'E')
+		return false;
+	p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (isdigit((unsigned char)*p))
+		p++;
+	return *p == 0;
+}
+
+/*
+ * "align N pre T on T post T diff T" from tok[i]: the tokens used, 0 if
+ * none. *usable is false for a row whose diff was lost to a mangled cell:
+ * its tokens are used (the table goes on), the row is not.
+ */
+static int read_align_row(char **tok, int i, int n, struct align_row *row, int *repaired,
+			  int *mangled, bool *usable)
+{
+	*usable = true;
 	uint64_t align;
 	if (i + 1 >= n || strcmp(tok[i], "align") != 0 || post_eval_size(tok[i + 1], &align) ||
 	    !is_numeric_token(tok[i + 1]) || align == 0)
@@ -481,6 +671,11 @@ static int read_align_row(char **tok, int i, int n, struct align_row *row, int *
 		for (k = 0; k < 4; k++)
 			if (!have[k] && strcmp(tok[j], names[k]) == 0)
 				break;
+		if (k < 4 && is_mangled_number(tok[j + 1])) {
+			(*mangled)++;
+			j += 2;
+			continue;
+		}
 		if (k == 4 || post_parse_time(tok[j + 1], dst[k]))
 			break;
 		if (lost_micro(tok[j + 1], *dst[k])) {
@@ -491,8 +686,13 @@ static int read_align_row(char **tok, int i, int n, struct align_row *row, int *
 		j += 2;
 	}
 	if (!have[3]) {
-		if (!(have[0] && have[1] && have[2]))
+		if (!(have[0] && have[1] && have[2])) {
+			if (j - i > 2 && *mangled) {
+				*usable = false;
+				return j - i;
+			}
 			return 0;
+		}
 		row->diff_ns = row->on_ns - (row->pre_ns + row->post_ns) / 2;
 	}
 	row->positions = 0;
@@ -506,8 +706,16 @@ static int read_rate_row(struct parser *ps, char **tok, int i, int n)
 	int k = 0;
 	if (post_parse_size(tok[i], &size))
 		return 0;
-	while (i + 1 + k < n && k < RATE_MAX_COLS && post_parse_rate(tok[i + 1 + k], &rates[k]) == 0)
-		k++;
+	while (i + 1 + k < n && k < RATE_MAX_COLS) {
+		if (post_parse_rate(tok[i + 1 + k], &rates[k]) == 0) {
+			k++;
+		} else if (is_mangled_number(tok[i + 1 + k])) {
+			rates[k++] = -1;
+			ps->out->mangled_cells++;
+		} else {
+			break;
+		}
+	}
 	if (k == 0)
 		return 0;
 	add_rate_row(ps, size, rates, k);
@@ -550,33 +758,143 @@ static int read_identity(struct parser *ps, char **tok, int i, int n)
 	return 0;
 }
 
+/* "AU=3," "AUs=3" (a wrapper script's header): the N, 0 if not one */
+static long long au_label(const char *t)
+{
+	size_t k = strncasecmp(t, "AUs=", 4) == 0 ? 4 : strncasecmp(t, "AU=", 3) == 0 ? 3 : 0;
+	if (!k || !isdigit((unsigned char)t[k]))
+		return 0;
+	char *end;
+	long long v = strtoll(t + k, &end, 10);
+	return (*end == 0 || strcmp(end, ",") == 0 || strcmp(end, ":") == 0) && v >= 1 && v <= 4096 ? v : 0;
+}
+
+/* one column label of the first open-AU format: "1 AU", "1AU", "2 AUs", "AU=1"; tokens used */
+static int column_label(char **tok, int i, int n, long long *nr)
+{
+	char *end;
+	if ((*nr = au_label(tok[i])) > 0)
+		return 1;
+	if (!isdigit((unsigned char)tok[i][0]))
+		return 0;
+	long long v = strtoll(tok[i], &end, 10);
+	if (v < 1 || v > 4096)
+		return 0;
+	*nr = v;
+	if (strcasecmp(end, "AU") == 0 || strcasecmp(end, "AUs") == 0)
+		return 1;
+	if (*end == 0 && i + 1 < n &&
+	    (strcasecmp(tok[i + 1], "AU") == 0 || strcasecmp(tok[i + 1], "AUs") == 0))
+		return 2;
+	return 0;
+}
+
+/* a header of two or more column labels with N going up; tokens used, 0 if none */
+static int read_column_header(struct parser *ps, char **tok, int i, int n)
+{
+	long long nrs[RATE_MAX_COLS];
+	int k = 0, j = i, used;
+	while (j < n && k < RATE_MAX_COLS && (used = column_label(tok, j, n, &nrs[k])) > 0) {
+		if (k && nrs[k] <= nrs[k - 1])
+			break;
+		k++;
+		j += used;
+	}
+	if (k < 2)
+		return 0;
+	finish_run(ps);
+	memcpy(ps->col_nrs, nrs, sizeof(nrs[0]) * (size_t)k);
+	ps->ncol_hdr = k;
+	return j - i;
+}
+
+/*
+ * A wrapper script's header "AU=3, linear access" (or "random access"):
+ * N and, when said, the mode of the run that follows, like a command.
+ */
+static int read_wrapper_header(struct parser *ps, char **tok, int i)
+{
+	long long nr = au_label(tok[i]);
+	if (!nr)
+		return 0;
+	finish_run(ps);
+	ctx_reset(&ps->ctx);
+	ps->ctx.from_command = ps->ctx.header = ps->ctx.in_command = true;
+	ps->ctx.test = TEST_OPEN_AU;
+	ps->ctx.nr = nr;
+	ps->ctx.nr_set = true;
+	command_append(&ps->ctx, tok[i]);
+	return 1;
+}
+
+/* "linear" / "random" in a header or banner ("Running flashbench ... random access") */
+static bool read_mode_word(struct ctx *c, const char *t)
+{
+	if (!c->in_command || c->command_tokens >= CMD_MAX_TOKENS)
+		return false;
+	size_t len = strcspn(t, ",.:;)");
+	if (t[len] && t[len + 1])
+		return false;
+	if (len == 6 && strncasecmp(t, "linear", 6) == 0) {
+		c->mode_word = true;
+		c->random = false;
+		return true;
+	}
+	if (len == 6 && strncasecmp(t, "random", 6) == 0) {
+		c->mode_word = c->random = true;
+		return true;
+	}
+	return false;
+}
+
+/* A command after a wrapper header keeps what the header said unless it says otherwise. */
+static void start_command(struct parser *ps, const char *t)
+{
+	finish_run(ps);
+	struct ctx old = ps->ctx;
+	ctx_reset(&ps->ctx);
+	if (old.header && !old.consumed) {
+		ps->ctx.nr = old.nr;
+		ps->ctx.nr_set = old.nr_set;
+		ps->ctx.random = old.random;
+		ps->ctx.mode_word = old.mode_word;
+		ps->ctx.test = TEST_OPEN_AU;
+	}
+	ps->ctx.from_command = true;
+	ps->ctx.in_command = true;
+	command_append(&ps->ctx, t);
+}
+
 static void parse_tokens(struct parser *ps, char **tok, int n)
 {
 	int i = 0;
 	while (i < n && !ps->oom && ps->out->nruns < MAX_RUNS) {
 		const char *t = tok[i];
 		struct align_row arow;
+		bool usable;
 		int used;
 		if (is_command_token(t)) {
-			finish_run(ps);
-			ctx_reset(&ps->ctx);
-			ps->ctx.from_command = true;
-			ps->ctx.in_command = true;
-			command_append(&ps->ctx, t);
+			start_command(ps, t);
 			i++;
 		} else if (t[0] == '^') {
 			if (ps->active)
 				ps->interrupted = true;
 			finish_run(ps);
 			i++;
-		} else if ((used = read_align_row(tok, i, n, &arow, &ps->out->repaired_times)) > 0) {
+		} else if ((used = read_align_row(tok, i, n, &arow, &ps->out->repaired_times,
+						  &ps->out->mangled_cells, &usable)) > 0) {
 			ps->ctx.in_command = false;
-			add_align_row(ps, &arow);
+			if (usable)
+				add_align_row(ps, &arow);
 			i += used;
 		} else if ((used = read_rate_row(ps, tok, i, n)) > 0) {
 			ps->ctx.in_command = false;
 			i += used;
-		} else if ((used = read_option(&ps->ctx, tok, i, n)) > 0) {
+		} else if ((used = read_column_header(ps, tok, i, n)) > 0 ||
+			   (used = read_wrapper_header(ps, tok, i)) > 0) {
+			i += used;
+		} else if ((used = read_option(&ps->ctx, tok, i, n)) > 0 ||
+			   (used = read_unknown_option(&ps->ctx, tok, i, n)) > 0) {
 			for (int k = 0; k < used; k++)
 				command_append(&ps->ctx, tok[i + k]);
 			i += used;
@@ -585,11 +903,37 @@ static void parse_tokens(struct parser *ps, char **tok, int n)
 		} else {
 			if (ps->active && is_error_token(t))
 				ps->pending_failure = true;
+			read_mode_word(&ps->ctx, t);
 			command_append(&ps->ctx, t);
 			i++;
 		}
 	}
 	finish_run(ps);
+}
+
+/*
+ * Runs whose N was given by an option not understood ("-0 7"): when a
+ * sequence of such runs gives the option values going up (1, 2, 3 ...),
+ * the post makes clear it is the count, and each run takes its value;
+ * alone, the run's N stays unknown.
+ */
+static void numbers_from_sequence(struct post *p)
+{
+	for (int i = 0; i < p->nruns;) {
+		struct post_run *r = &p->runs[i];
+		int j = i + 1;
+		if (r->kind == POST_OPEN_AU && !r->nr_stated && r->unknown_option[0] && r->unknown_value) {
+			while (j < p->nruns && p->runs[j].kind == POST_OPEN_AU && !p->runs[j].nr_stated &&
+			       strcmp(p->runs[j].unknown_option, r->unknown_option) == 0 &&
+			       p->runs[j].unknown_value > p->runs[j - 1].unknown_value)
+				j++;
+			for (int k = i; j - i >= 2 && k < j; k++) {
+				p->runs[k].rates.nr = p->runs[k].unknown_value;
+				p->runs[k].nr_stated = p->runs[k].nr_from_sequence = true;
+			}
+		}
+		i = j;
+	}
 }
 
 int post_parse(const char *text, size_t len, struct post *out)
@@ -605,7 +949,9 @@ int post_parse(const char *text, size_t len, struct post *out)
 	memcpy(buf, text, len);
 	int rc = split_raw(buf, len, &raw) || join_tokens(&raw, &tok) ? -1 : 0;
 	if (rc == 0) {
+		out->junk_stripped = tok.junk;
 		parse_tokens(&ps, tok.v, tok.n);
+		numbers_from_sequence(out);
 		if (ps.oom)
 			rc = -1;
 	}

@@ -18,7 +18,11 @@ enum post_kind { POST_ALIGN, POST_OPEN_AU, POST_FIND_FAT };
 struct post_run {
 	enum post_kind kind;
 	int section;		/* index into post.sections */
-	bool nr_stated;		/* open-au-nr came from a command (or its default) */
+	bool nr_stated;		/* open-au-nr came from a command (or its default), a header */
+	bool mode_stated;	/* linear or random said by a command or header; else unknown */
+	bool nr_from_sequence;	/* N read from an option not understood, by the runs' sequence */
+	char unknown_option[32];	/* the first option of the command not understood, "" if none */
+	long long unknown_value;	/* its numeric value, 0 if none */
 	struct align_result align;	/* POST_ALIGN */
 	struct rate_result rates;	/* POST_OPEN_AU / POST_FIND_FAT; rates.nr: N, 0 = unknown */
 	char command[192];	/* the flashbench command before the data, "" if none */
@@ -33,6 +37,8 @@ struct post_section {
 struct post {
 	int nruns, nsections;
 	int repaired_times;	/* "308s" in -a rows read as 308µs (a µ lost to encoding) */
+	int junk_stripped;	/* terminal escapes, ^N, quotes, table bars dropped before rows */
+	int mangled_cells;	/* cells cut short ("1.02e+0"): read as missing, the row kept */
 	struct post_run *runs;
 	struct post_section *sections;
 };

@@ -19,11 +19,19 @@ struct toks {
 	int n, cap;
 	char **owned;
 	int nowned, capowned;
+	int junk;		/* junk prefixes and tokens dropped */
 };
 
-/* Splits buf (len bytes, writable, one spare byte at the end) in place. */
+/*
+ * Splits buf (len bytes, writable, one spare byte at the end) in place;
+ * terminal escape sequences (ESC [ ... X) are blanked and counted in out->junk.
+ */
 int split_raw(char *buf, size_t len, struct toks *out);
-/* Repairs what mail clients did to commands (split or glued options, $[...] split at spaces). */
+/*
+ * Repairs what mail clients did to commands (split or glued options, $[...]
+ * split at spaces) and drops junk before rows: caret escapes (^[[A, ^N; not
+ * ^C, an interrupt), quotes (>), gist table bars (|), counted in out->junk.
+ */
 int join_tokens(const struct toks *raw, struct toks *out);
 void toks_free(struct toks *t);
 

@@ -25,7 +25,6 @@
 #include "lib/json.h"
 #include "measure/measure.h"
 #include "report/report.h"
-#include "cmd/run.h"
 #include "safety/safety.h"
 #include "lib/msg.h"
 #include "lib/units.h"

@@ -24,6 +24,7 @@
 struct series {
 	uint64_t erasesize;
 	bool random;
+	bool mode_known;	/* false: no command or header said linear or random */
 	int nruns;
 	const struct rate_result *runs[128];
 	long long nrs[128];
@@ -40,6 +41,7 @@ struct card {
 	struct series series[MAX_SERIES];
 	int n_unnumbered;
 	const struct post_run *unnumbered[64];
+	const struct post_run *align_run;	/* the -a run the verdicts came from */
 };
 
 static char *read_all(const char *path, size_t *len)
@@ -88,10 +90,12 @@ static char *read_all(const char *path, size_t *len)
 
 /* ---------- putting one card together ---------- */
 
-static struct series *series_for(struct card *c, const struct rate_result *r)
+static struct series *series_for(struct card *c, const struct post_run *run)
 {
+	const struct rate_result *r = &run->rates;
 	for (int i = 0; i < c->nseries; i++)
-		if (c->series[i].erasesize == r->erasesize && c->series[i].random == r->random)
+		if (c->series[i].erasesize == r->erasesize && c->series[i].random == r->random &&
+		    c->series[i].mode_known == run->mode_stated)
 			return &c->series[i];
 	if (c->nseries == MAX_SERIES)
 		return NULL;
@@ -99,7 +103,13 @@ static struct series *series_for(struct card *c, const struct rate_result *r)
 	memset(s, 0, sizeof(*s));
 	s->erasesize = r->erasesize;
 	s->random = r->random;
+	s->mode_known = run->mode_stated;
 	return s;
+}
+
+static const char *series_mode(const struct series *s)
+{
+	return !s->mode_known ? "mode unknown" : s->random ? "random" : "linear";
 }
 
 static void pick_align(struct card *c, const struct post_run *r)
@@ -109,6 +119,7 @@ static void pick_align(struct card *c, const struct post_run *r)
 	if (c->n_align == 0 || e.conf > c->erase.conf) {
 		c->erase = e;
 		c->page = p;
+		c->align_run = r;
 	}
 	c->n_align++;
 }
@@ -142,7 +153,8 @@ static void cross_check_erase(struct card *c)
 	for (int i = 0; i < c->nseries; i++)
 		for (int j = 0; j < c->nseries; j++) {
 			const struct series *a = &c->series[i], *b = &c->series[j];
-			if (a->random != b->random || a->erasesize >= b->erasesize)
+			if (a->random != b->random || a->mode_known != b->mode_known ||
+			    a->erasesize >= b->erasesize)
 				continue;
 			for (int x = 0; x < a->nruns; x++)
 				for (int y = 0; y < b->nruns; y++) {
@@ -230,12 +242,13 @@ static void compare_random_with_linear(struct card *c)
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *r = &c->series[i];
 		const struct rate_result *r1 = run_with_nr(r, 1);
-		if (!r->random || !r1 || r->est.conf == CONF_NONE || (r->est.n == 0 && !r->est.at_least))
+		if (!r->random || !r->mode_known || !r1 || r->est.conf == CONF_NONE ||
+		    (r->est.n == 0 && !r->est.at_least))
 			continue;
 		for (int j = 0; j < c->nseries; j++) {
 			const struct series *l = &c->series[j];
 			const struct rate_result *l1 = run_with_nr(l, 1);
-			if (l->random || l->erasesize != r->erasesize || !l1 ||
+			if (l->random || !l->mode_known || l->erasesize != r->erasesize || !l1 ||
 			    analyze_open_au_run(l1, page) != RUN_HOLDS)
 				continue;
 			uint64_t bs = 0;
@@ -269,11 +282,11 @@ static void bound_random_by_linear(struct card *c)
 {
 	for (int i = 0; i < c->nseries; i++) {
 		struct series *r = &c->series[i];
-		if (!r->random || !r->est.at_least)
+		if (!r->random || !r->mode_known || !r->est.at_least)
 			continue;
 		for (int j = 0; j < c->nseries; j++) {
 			const struct series *l = &c->series[j];
-			if (l->random || l->erasesize != r->erasesize || l->est.at_least ||
+			if (l->random || !l->mode_known || l->erasesize != r->erasesize || l->est.at_least ||
 			    l->est.conf == CONF_NONE || r->est.n < l->est.n)
 				continue;
 			r->est.n = l->est.n;
@@ -316,6 +329,8 @@ static bool series_before(const struct series *a, const struct series *b, uint64
 		return ea;
 	if (a->erasesize != b->erasesize)
 		return a->erasesize > b->erasesize;
+	if (a->mode_known != b->mode_known)
+		return a->mode_known;
 	return !a->random && b->random;
 }
 
@@ -342,7 +357,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 			pick_fat(c, r);
 		} else {
 			c->n_open_au++;
-			struct series *s = r->rates.nr > 0 ? series_for(c, &r->rates) : NULL;
+			struct series *s = r->rates.nr > 0 && r->nr_stated ? series_for(c, r) : NULL;
 			if (s && s->nruns < 128) {
 				s->runs[s->nruns] = &r->rates;
 				s->nrs[s->nruns++] = r->rates.nr;
@@ -369,6 +384,40 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 	check_suspicious_count(c);
 }
 
+/* the device of a posted command ("/dev/sdc", "sim:NAME"), NULL if none */
+static const char *command_device(const char *cmd, char *buf, size_t n)
+{
+	for (const char *p = cmd; (p = strpbrk(p, "/s")) != NULL; p++) {
+		if ((p != cmd && p[-1] != ' ' && p[-1] != '=') ||
+		    (strncmp(p, "/dev/", 5) != 0 && strncmp(p, "sim:", 4) != 0))
+			continue;
+		size_t len = strcspn(p, " ");
+		if (len >= n)
+			return NULL;
+		snprintf(buf, n, "%.*s", (int)len, p);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * A page or erase size the -a table could not separate from the noise:
+ * the -a run again with more tries per boundary (the original's default
+ * --count is 8), on the device of the posted command; "" if nothing to settle.
+ */
+static void align_rerun(const struct card *c, char *buf, size_t n)
+{
+	char dev[96];
+	buf[0] = 0;
+	if (!c->align_run || (c->erase.conf > CONF_LOW && c->page.conf > CONF_LOW))
+		return;
+	const char *d = command_device(c->align_run->command, dev, sizeof(dev));
+	uint64_t bs = c->align_run->align.blocksize;
+	if (!d || !bs)
+		return;
+	snprintf(buf, n, "flashbench -a --blocksize=%llu --count=32 %s", (unsigned long long)bs, d);
+}
+
 /* ---------- text ---------- */
 
 static void print_size_line(FILE *out, const char *label, const struct size_estimate *e)
@@ -380,17 +429,25 @@ static void print_size_line(FILE *out, const char *label, const struct size_esti
 		fprintf(out, "    %s\n", e->evidence);
 }
 
+/* what "random open AUs: 0" means (doc/card-facts.md, Writes) */
+#define RANDOM_NONE "no erase block can be written out of order without a copy"
+
+static bool random_none(const struct series *s)
+{
+	return s->random && s->mode_known && s->est.conf > CONF_NONE && s->est.n == 0 &&
+	       !s->est.at_least;
+}
+
 static void print_count(FILE *out, const struct series *s)
 {
 	char b[FMT_BUF];
 	const struct count_estimate *e = &s->est;
-	fprintf(out, "  open AUs, %s, %s: ", s->random ? "random" : "linear",
-		fmt_size(b, s->erasesize));
+	fprintf(out, "  open AUs, %s, %s: ", series_mode(s), fmt_size(b, s->erasesize));
 	if (e->conf == CONF_NONE)
 		fprintf(out, "unknown\n");
 	else
-		fprintf(out, "%s%d (%s confidence)\n", e->at_least ? "at least " : "", e->n,
-			confidence_name(e->conf));
+		fprintf(out, "%s%d (%s confidence)%s\n", e->at_least ? "at least " : "", e->n,
+			confidence_name(e->conf), random_none(s) ? ": " RANDOM_NONE : "");
 	fprintf(out, "    %s\n", e->evidence);
 }
 
@@ -408,13 +465,22 @@ static void print_fat(FILE *out, const struct fat_estimate *f)
 	fprintf(out, "    %s\n", f->evidence);
 }
 
+static const char *run_mode(const struct post_run *run)
+{
+	return !run->mode_stated ? "mode unknown" : run->rates.random ? "random" : "linear";
+}
+
+/* Runs left out of the counts: their N is unknown. */
 static void print_unnumbered(FILE *out, const struct card *c)
 {
 	for (int i = 0; i < c->n_unnumbered; i++) {
-		const struct rate_result *r = &c->unnumbered[i]->rates;
+		const struct post_run *run = c->unnumbered[i];
+		const struct rate_result *r = &run->rates;
 		char b[FMT_BUF];
-		fprintf(out, "  --open-au run, N not stated, %s, %s: %s\n", r->random ? "random" : "linear",
-			fmt_size(b, r->erasesize),
+		fprintf(out, "  --open-au run, N %s%s%s, %s, %s: %s\n",
+			run->unknown_option[0] ? "unknown (option " : "not stated",
+			run->unknown_option, run->unknown_option[0] ? " not understood)" : "",
+			run_mode(run), fmt_size(b, r->erasesize),
 			collapse_name(analyze_open_au_run(r, page_hint(c))));
 	}
 }
@@ -434,6 +500,12 @@ static void print_card_text(FILE *out, const struct card *c, int idx, int ncards
 		print_size_line(out, "erase size", &c->erase);
 		if (c->n_align)
 			print_size_line(out, "page size", &c->page);
+		char rerun[160];
+		align_rerun(c, rerun, sizeof(rerun));
+		if (rerun[0])
+			fprintf(out, "  to settle it, rerun: %s\n", rerun);
+		else if (c->n_align && (c->erase.conf <= CONF_LOW || c->page.conf <= CONF_LOW))
+			fprintf(out, "  to settle it, rerun -a on the card with --count=32\n");
 	}
 	for (int i = 0; i < c->nseries; i++)
 		print_count(out, &c->series[i]);
@@ -448,7 +520,11 @@ static void json_series(struct jw *w, const struct series *s, uint64_t page)
 {
 	jw_object_begin(w, NULL);
 	jw_uint(w, "erasesize_bytes", s->erasesize);
-	jw_bool(w, "random", s->random);
+	if (s->mode_known)
+		jw_bool(w, "random", s->random);
+	else
+		jw_null(w, "random");
+	jw_string(w, "mode", series_mode(s));
 	if (s->est.conf > CONF_NONE)
 		jw_int(w, "n", s->est.n);
 	else
@@ -483,15 +559,30 @@ static void print_card_json(struct jw *w, const struct card *c)
 	jw_object_end(w);
 	json_size_estimate(w, "erase_size", &c->erase);
 	json_size_estimate(w, "page_size", &c->page);
+	char rerun[160];
+	align_rerun(c, rerun, sizeof(rerun));
+	if (rerun[0])
+		jw_string(w, "rerun", rerun);
+	else
+		jw_null(w, "rerun");
 	jw_array_begin(w, "open_au");
 	for (int i = 0; i < c->nseries; i++)
 		json_series(w, &c->series[i], page_hint(c));
 	for (int i = 0; i < c->n_unnumbered; i++) {
-		const struct rate_result *r = &c->unnumbered[i]->rates;
+		const struct post_run *run = c->unnumbered[i];
+		const struct rate_result *r = &run->rates;
 		jw_object_begin(w, NULL);
 		jw_uint(w, "erasesize_bytes", r->erasesize);
-		jw_bool(w, "random", r->random);
+		if (run->mode_stated)
+			jw_bool(w, "random", r->random);
+		else
+			jw_null(w, "random");
+		jw_string(w, "mode", run_mode(run));
 		jw_null(w, "nr");
+		if (run->unknown_option[0])
+			jw_string(w, "option_not_understood", run->unknown_option);
+		else
+			jw_null(w, "option_not_understood");
 		jw_string(w, "verdict", collapse_name(analyze_open_au_run(r, page_hint(c))));
 		jw_object_end(w);
 	}
@@ -516,12 +607,58 @@ static int analyze_error(const char *path, bool json, FILE *out, const char *why
 	return 1;
 }
 
-static void repair_note(const struct post *p, char *buf, size_t n)
+#define MAX_NOTES 16
+struct notes {
+	int n;
+	char v[MAX_NOTES][224];
+};
+
+static void note_add(struct notes *ns, const char *text)
 {
-	buf[0] = 0;
-	if (p->repaired_times)
-		snprintf(buf, n, "%d time field%s in -a rows had a bare 's' (a µ lost in encoding): "
-			 "read as µs", p->repaired_times, p->repaired_times == 1 ? "" : "s");
+	for (int i = 0; i < ns->n; i++)
+		if (strcmp(ns->v[i], text) == 0)
+			return;
+	if (ns->n < MAX_NOTES)
+		snprintf(ns->v[ns->n++], sizeof(ns->v[0]), "%s", text);
+}
+
+/* What the parser repaired, dropped or could not read: warnings, in text and JSON. */
+static void post_notes(const struct post *p, struct notes *ns)
+{
+	char buf[224];
+	ns->n = 0;
+	if (p->repaired_times) {
+		snprintf(buf, sizeof(buf), "%d time field%s in -a rows had a bare 's' (a µ lost in "
+			 "encoding): read as µs", p->repaired_times, p->repaired_times == 1 ? "" : "s");
+		note_add(ns, buf);
+	}
+	if (p->junk_stripped) {
+		snprintf(buf, sizeof(buf), "%d piece%s of junk before or in rows stripped (terminal "
+			 "escapes, ^N, quote marks, table bars)", p->junk_stripped,
+			 p->junk_stripped == 1 ? "" : "s");
+		note_add(ns, buf);
+	}
+	if (p->mangled_cells) {
+		snprintf(buf, sizeof(buf), "%d cell%s cut short (like \"1.02e+0\") read as missing; "
+			 "the tables go on", p->mangled_cells, p->mangled_cells == 1 ? "" : "s");
+		note_add(ns, buf);
+	}
+	for (int i = 0; i < p->nruns; i++) {
+		const struct post_run *r = &p->runs[i];
+		if (!r->unknown_option[0] || r->kind != POST_OPEN_AU)
+			continue;
+		if (r->nr_from_sequence)
+			snprintf(buf, sizeof(buf), "option %s not understood (a patched build?): its "
+				 "values go up run by run, so they are read as each run's N", r->unknown_option);
+		else if (!r->nr_stated)
+			snprintf(buf, sizeof(buf), "option %s not understood (a patched build?): the N "
+				 "of its runs is unknown, not the default; they are left out of the counts",
+				 r->unknown_option);
+		else
+			snprintf(buf, sizeof(buf), "option %s not understood (a patched build?)",
+				 r->unknown_option);
+		note_add(ns, buf);
+	}
 }
 
 static void print_cards(const struct post *p, struct card *card, bool json, struct jw *w,
@@ -565,8 +702,8 @@ int analyze_file(const char *path, bool json, FILE *out)
 		post_free(&p);
 		return analyze_error(path, json, out, "out of memory");
 	}
-	char note[160];
-	repair_note(&p, note, sizeof(note));
+	struct notes notes;
+	post_notes(&p, &notes);
 	struct jw w;
 	if (json) {
 		jw_init(&w, out);
@@ -576,12 +713,13 @@ int analyze_file(const char *path, bool json, FILE *out)
 		jw_object_begin(&w, "analyze");
 		jw_string(&w, "source", source);
 		jw_array_begin(&w, "warnings");
-		if (note[0])
-			jw_string(&w, NULL, note);
+		for (int i = 0; i < notes.n; i++)
+			jw_string(&w, NULL, notes.v[i]);
 		jw_array_end(&w);
 		jw_array_begin(&w, "cards");
-	} else if (note[0]) {
-		fprintf(out, "warning: %s\n", note);
+	} else {
+		for (int i = 0; i < notes.n; i++)
+			fprintf(out, "warning: %s\n", notes.v[i]);
 	}
 	print_cards(&p, card, json, &w, out);
 	if (json) {

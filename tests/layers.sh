@@ -123,6 +123,61 @@ plain_data() {
 	return $bad
 }
 
+# The folders: every directory holding sources, but tests/ and bench/.
+FOLDERS=$(for f in */*.c */*.h; do [ -f "$f" ] && echo "${f%%/*}"; done | grep -Ev '^(tests|bench|build.*)$' | sort -u)
+USER_FILES="flashbench.c dev.c dev.h vm.c vm.h"
+
+# folder_of PATH: the folder a source or an included header belongs to; the
+# user's files at the top are their own layers: dev (dev.c, dev.h), vm, flashbench
+folder_of() {
+	case $1 in
+	*/*) echo "${1%%/*}" ;;
+	*) local b=${1%.*}; echo "$b" ;;
+	esac
+}
+
+# may_use FOLDER: what FOLDER/README's "May use:" line allows (words that are folders)
+may_use() {
+	sed -n 's/^May use:[[:space:]]*//p' "$1/README" 2>/dev/null | head -n 1 |
+		sed 's/([^)]*)//g'
+}
+
+# uses_only "FILES" LAYER...: FILES include headers of the LAYERs only
+uses_only() {
+	local f h hd bad=0 allowed=" ${*:2} "
+	for f in $1; do
+		for h in ${DIRECT[$f]:-}; do
+			hd=$(folder_of "$h")
+			case $allowed in *" $hd "*) ;; *) echo "    $f -> $h ($hd is not allowed)"; bad=1 ;; esac
+		done
+	done
+	return $bad
+}
+# only_allowed FOLDER: FOLDER's files include headers of FOLDER, or of what its README allows
+only_allowed() {
+	uses_only "$(files "$1/*.c" "$1/*.h")" "$1" $(may_use "$1")
+}
+
+# says_what_it_owns FOLDER...: each has a README with an "Owns:" and a "May use:" line
+says_what_it_owns() {
+	local d bad=0
+	for d in "$@"; do
+		grep -q '^Owns:' "$d/README" 2>/dev/null && grep -q '^May use:' "$d/README" ||
+			{ echo "    $d/README: no 'Owns:' or no 'May use:' line"; bad=1; }
+	done
+	return $bad
+}
+
+# only_user_files_on_top: the top level holds no source but the user's
+only_user_files_on_top() {
+	local f bad=0
+	for f in *.c *.h; do
+		[ -f "$f" ] || continue
+		case " $USER_FILES " in *" $f "*) ;; *) echo "    $f: belongs in a folder"; bad=1 ;; esac
+	done
+	return $bad
+}
+
 PRINTS='(^|[^[:alnum:]_])(printf|fprintf|vfprintf|dprintf|puts|fputs|putchar|fputc|perror|errx?|warnx?)[[:space:]]*\('
 
 rule() {	# rule NAME CHECK...
@@ -163,6 +218,17 @@ rule commands-have-their-own-headers no_match "$(files analyze/analyze.h)" '(aut
 # struct dev. Pending: flashbench.c and report/report_json.c still read d->sim.
 rule backends-in-one-place no_match "$(files '*.c' '*.h' '*/*.c' '*/*.h' | grep -Ev '^(tests/.*|backends/dev_sim\.c|sim/.*)$')" \
 	'(->|\.)sim([^[:alnum:]_]|$)'
+
+# The house: the user's files on top, every other concern in a folder that
+# says what it owns and may use, and includes nothing else.
+rule the-top-level-holds-only-the-users-files only_user_files_on_top
+rule every-folder-says-what-it-owns-and-may-use says_what_it_owns $FOLDERS
+for d in $FOLDERS; do
+	rule "$d-uses-only-what-its-readme-allows" only_allowed "$d"
+done
+# The user's files at the top are layers too.
+rule dev-uses-only-lib uses_only "$(files dev.c dev.h)" dev lib
+rule vm-uses-only-dev-and-results uses_only "$(files vm.c vm.h)" vm dev results
 
 echo "layer rules: $passed hold, $failed broken, $pending pending"
 [ "$failed" -eq 0 ]

@@ -233,6 +233,114 @@ static void test_agrees_with_a_larger_align_answer(void)
 	free(out);
 }
 
+
+/* ---------- real posts (issue 20): tests/data/posts ---------- */
+
+static char *analyze_post(const char *name)
+{
+	char path[512], *out = NULL;
+	size_t outlen = 0;
+	const char *slash = strrchr(__FILE__, '/');
+	int dir = slash ? (int)(slash - __FILE__) : 0;
+	snprintf(path, sizeof(path), "%.*s%sdata/posts/%s", dir, __FILE__, dir ? "/" : "", name);
+	FILE *o = open_memstream(&out, &outlen);
+	CHECK_EQ(analyze_file(path, false, o), 0);
+	fclose(o);
+	return out;
+}
+
+/* the two 2011 eMMC posts of a patched build ("-0 N"): the experts' 7 and 20, not 1 */
+static void test_a_patched_builds_option_gives_n_by_its_sequence(void)
+{
+	char *out = analyze_post("emmc-2011-patched-open-au-count-7.txt");
+	CHECK_HAS(out, "open AUs, linear, 2MiB: 7 (high confidence)");
+	CHECK_HAS(out, "warning: option -0 not understood");
+	free(out);
+	out = analyze_post("emmc-2011-patched-open-au-count-20.txt");
+	CHECK_HAS(out, "open AUs, linear, 4MiB: 20 (");
+	free(out);
+	/* alone, its N is unknown: left out, never the default 2 */
+	out = analyze_post("emmc-2011-patched-single-run.txt");
+	CHECK_HAS(out, "--open-au run, N unknown (option -0 not understood), linear, 4MiB: holds");
+	CHECK_LACKS(out, "open AUs, linear");
+	CHECK_HAS(out, "the N of its runs is unknown, not the default");
+	free(out);
+}
+
+static void test_wrapper_headers_set_n_and_the_mode(void)
+{
+	char *out = analyze_post("wrapper-script-headers.txt");
+	CHECK_HAS(out, "open AUs, linear, 4MiB: 3 (high confidence)");
+	CHECK_HAS(out, "open AUs, random, 4MiB: 1 (");
+	CHECK_HAS(out, "--open-au run, N not stated, mode unknown, 4MiB: holds");
+	free(out);
+}
+
+static void test_junk_before_rows_is_stripped_with_a_warning(void)
+{
+	char *out = analyze_post("junk-before-rows.txt");
+	CHECK_HAS(out, "card 1 of 1: 1 -a, 1 --open-au, 0 --find-fat runs");
+	CHECK_HAS(out, "erase size: 4MiB (high confidence)");
+	CHECK_HAS(out, "page size: 16KiB (high confidence)");
+	CHECK_HAS(out, "pieces of junk before or in rows stripped");
+	CHECK_HAS(out, "2 cells cut short");
+	free(out);
+}
+
+static void test_one_column_per_n_is_open_au_runs(void)
+{
+	char *out = analyze_post("open-au-one-column-per-n.txt");
+	CHECK_HAS(out, "0 -a, 4 --open-au, 0 --find-fat runs");
+	CHECK_HAS(out, "open AUs, linear, 4MiB: 3 (high confidence)");
+	CHECK_LACKS(out, "FAT area");
+	free(out);
+}
+
+/* "random, 0" says what it means; unstated modes never count as linear */
+static void test_no_random_open_block_is_worded_as_what_it_means(void)
+{
+	struct text t;
+	text_open(&t);
+	put_align(t.f, 4 * MiB, 16 * KiB);
+	put_open_au(t.f, 1, 4 * MiB, 5.0);
+	fprintf(t.f, "$ sudo ./flashbench --open-au --open-au-nr=1 --random --erasesize=%llu /dev/mmcblk0\n",
+		(unsigned long long)(4 * MiB));
+	for (uint64_t b = 4 * MiB; b >= 16 * KiB; b /= 2) {
+		put_size(t.f, b);
+		/* each write costs an erase-block copy: the rate halves with the size */
+		fprintf(t.f, "%.3gM/s\n", 5.0 * (double)b / (double)(4 * MiB));
+	}
+	char *out = analyze_text(&t);
+	CHECK_HAS(out, "open AUs, random, 4MiB: 0 (");
+	CHECK_HAS(out, "no erase block can be written out of order without a copy");
+	free(out);
+}
+
+/* a low -a verdict names the -a run that would settle it, on the posted device */
+static void test_an_unsure_align_verdict_says_what_to_rerun(void)
+{
+	struct text t;
+	text_open(&t);
+	fprintf(t.f, "$ sudo ./flashbench -a /dev/sdc --blocksize=1024\n");
+	/* the PQI levels with +-8%% scatter: the 4 MiB rise cannot be told from noise */
+	static const double jit[] = { 0.07, -0.05, 0.08, -0.08, 0.02, -0.03, 0.06, -0.07, 0.01, 0.05,
+				      -0.06, 0.03, -0.02, 0.08, -0.04, 0.04, -0.08, 0.07, 0.0, -0.01,
+				      0.05, -0.05, 0.03 };
+	int i = 0;
+	for (uint64_t a = 8ull << 30; a >= 2048; a /= 2, i++) {
+		double d = a >= 4 * MiB ? 1100 : a >= 16 * KiB ? 850 : a >= 4096 ? 290 : 2;
+		d *= 1 + jit[i % 23];
+		fprintf(t.f, "align %llu\tpre 1.2ms\ton %.3gms\tpost 1.2ms\tdiff %.3gµs\n",
+			(unsigned long long)a, 1.2 + d / 1000, d);
+	}
+	char *out = analyze_text(&t);
+	CHECK_HAS(out, "page size: 4KiB (medium confidence)");
+	CHECK_LACKS(out, "erase size: 4MiB (medium");
+	CHECK_LACKS(out, "erase size: 4MiB (high");
+	CHECK_HAS(out, "to settle it, rerun: flashbench -a --blocksize=1024 --count=32 /dev/sdc");
+	free(out);
+}
+
 int main(void)
 {
 	test_many_open_aus_make_the_erase_size_suspect();
@@ -243,5 +351,11 @@ int main(void)
 	test_slower_at_the_larger_size_says_nothing();
 	test_raises_a_smaller_align_answer_to_medium();
 	test_agrees_with_a_larger_align_answer();
+	test_a_patched_builds_option_gives_n_by_its_sequence();
+	test_wrapper_headers_set_n_and_the_mode();
+	test_junk_before_rows_is_stripped_with_a_warning();
+	test_one_column_per_n_is_open_au_runs();
+	test_no_random_open_block_is_worded_as_what_it_means();
+	test_an_unsure_align_verdict_says_what_to_rerun();
 	return unit_summary();
 }

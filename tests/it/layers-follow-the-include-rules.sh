@@ -15,7 +15,7 @@ printf '%s\n' "$out" | grep '^pending' >&2	# what is left to do, in the log
 # copy_with FILE LINE: a copy of the sources in $T/src with LINE appended to FILE
 copy_with() {
 	rm -rf "$T/src"; mkdir "$T/src"
-	(cd "$SRC" && cp --parents *.c *.h */*.c */*.h "$T/src/")
+	(cd "$SRC" && cp --parents *.c *.h */*.c */*.h */README "$T/src/")
 	printf '%s\n' "$2" >> "$T/src/$1"
 }
 # expect_broken RULE FILE LINE: adding LINE to FILE breaks RULE, named with FILE
@@ -42,6 +42,20 @@ expect_broken analysis-sees-no-device analyze/post.h '#include "measure/measure.
 expect_broken renderers-run-no-analysis report/report_json.c '#include "analyze/analyze.h"'
 expect_broken flashbench-c-only-parses-and-dispatches flashbench.c '#include "dev.h"'
 expect_broken results-are-plain-data report/report.h '#include "measure/measure.h"'
+# folders include only what their README allows
+expect_broken analyze-uses-only-what-its-readme-allows analyze/post.c '#include "dev.h"'
+expect_broken lib-uses-only-what-its-readme-allows lib/units.c '#include "results/results.h"'
+expect_broken vm-uses-only-dev-and-results vm.c '#include "lib/msg.h"'
+expect_broken dev-uses-only-lib dev.c '#include "sim/sim.h"'
+# a source at the top that is not the user's
+expect_broken the-top-level-holds-only-the-users-files helpers.c '/* a helper */'
+# a folder that does not say what it owns and may use
+copy_with lib/units.c ''
+sed -i '/^May use:/d' "$T/src/report/README"
+run bash "$LAYERS" "$T/src"
+printf '%s\n' "$out" | grep -q '^FAIL    every-folder-says-what-it-owns-and-may-use$' &&
+	printf '%s\n' "$out" | grep -qF 'report/README' ||
+	fail "a README without 'May use:' is not caught: $out"
 
 # a pending rule that comes to hold is reported, so it gets enforced
 copy_with vm.c ''
