@@ -1,15 +1,17 @@
 /*
  * flashbench --auto: identity, alignment (read-only, repeated until the
- * estimate is stable or ~20 s of device time are spent), with --destructive
- * the FAT-area and open-AU searches, then a verdict, advice and the raw
- * tables in the original formats (or all of it as one JSON document).
+ * estimate stands with any one run left out, or ~40 s of device time are
+ * spent), with --destructive the FAT-area and open-AU searches, then a
+ * verdict, advice and the raw tables in the original formats (or all of it
+ * as one JSON document).
  *
  * Cost control in the write phase: every --open-au run writes N erase
  * blocks per row, so the searches test as few N as possible (growing by
- * half, then bisecting; random mode only up to the linear count), use only
- * the rows that show a collapse (down to E/8 linear, E/32 random), stop a
- * run as soon as the analysis calls it collapsed, and never start a run
- * that could take the total past --max-write.
+ * half, then bisecting; random mode only up to the linear count), write a
+ * settling row and the two decision rows only (auto/auto_open.c), stop a
+ * run once its collapse is clear, check the FAT area with rows of two
+ * pages down to half a page (auto/auto_fat.c), and never start a run that
+ * could take the total past --max-write.
  */
 #include <inttypes.h>
 #include <stddef.h>

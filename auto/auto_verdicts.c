@@ -476,6 +476,43 @@ static enum confidence deciding_conf(const struct autostate *s, bool random, lon
 }
 
 /*
+ * Random counts stand on rows with many chunks a block: with a mapping unit
+ * of E/8 or more the decision rows have a few chunks each, and one random
+ * block too many shows weakly (bench/calibration). And "no random block"
+ * while random writes to one block kept up with linear ones at some size
+ * of four chunks a block or more may be a mapping unit that did not show
+ * as one.
+ */
+static void limit_random_rows(const struct autostate *s, bool random, struct count_estimate *out,
+			      char *why, size_t n)
+{
+	struct rows_plan p;
+	if (!random)
+		return;
+	auto_plan_rows(s, true, false, &p);
+	if (p.nd < 2 || p.d[p.nd - 1] > s->erasesize / 16) {
+		out->conf = CONF_LOW;
+		snprintf(why, n, "random writes counted with %d chunks a block only%s",
+			 (int)(s->erasesize / p.d[p.nd - 1]), s->map_unit ? " (the mapping unit)" : "");
+		return;
+	}
+	if (out->n || out->at_least)
+		return;
+	for (uint64_t b = s->erasesize / 4; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
+		double r = auto_best_rate(s, 1, true, b), l = linear_ref(s, 1, b);
+		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
+			char sz[FMT_BUF];
+			out->conf = conf_min(out->conf, CONF_LOW);
+			snprintf(why, n, "random writes of %s kept up with linear ones: a mapping unit may hide",
+				 fmt_size(sz, b));
+			return;
+		}
+		if (b % 2)
+			break;
+	}
+}
+
+/*
  * The count from the search's bracket: exact where N held and N+1 did not,
  * each measured at least twice with the replicas agreeing; anything less
  * is low confidence (issue 20, cause 4).
@@ -516,13 +553,7 @@ static void count_from_runs(struct autostate *s, bool random, struct count_estim
 		return;
 	}
 	out->conf = deciding_conf(s, random, b.hold, b.collapse, why, sizeof(why));
-	struct rows_plan p;
-	auto_plan_rows(s, random, false, &p);
-	if (p.nd < 2) {
-		out->conf = CONF_LOW;
-		snprintf(why, sizeof(why), "only one row of %s writes could show it",
-			 random && s->map_unit ? "mapping-unit" : "large enough");
-	}
+	limit_random_rows(s, random, out, why, sizeof(why));
 	if (!b.consistent) {
 		out->conf = CONF_LOW;
 		snprintf(why, sizeof(why), "a larger N held again");
@@ -562,10 +593,8 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 		auto_plan_rows(s, random, false, &p);
 		out->at_least = false;
 		out->conf = conf_min(bound->conf, deciding_conf(s, true, out->n, 0, why, sizeof(why)));
-		if (p.nd < 2) {
-			out->conf = CONF_LOW;
-			snprintf(why, sizeof(why), "only one row of mapping-unit writes could show it");
-		}
+		(void)p;
+		limit_random_rows(s, random, out, why, sizeof(why));
 		appendf(out->evidence, sizeof(out->evidence), "; no more than the linear limit%s%s",
 			why[0] ? ": " : "", why);
 	}

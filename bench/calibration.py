@@ -114,8 +114,12 @@ def card(rng, i, busy=False):
         real["stretch"] = max(real["stretch"], 3)
     unit = 0
     if random_au and rng.random() < 0.25:
-        unit = rng.choice([u for u in (e // 8, e // 4, e // 2) if u >= page and u % 512 == 0])
-        real["map-unit"] = unit
+        # SU04G: a quarter of its erase block. Half a block cannot show in out-of-order
+        # writes (two chunks a block), so it is not drawn.
+        units = [u for u in (e // 8, e // 4) if u >= 2 * page and u % 512 == 0]
+        if units:
+            unit = rng.choice(units)
+            real["map-unit"] = unit
     state = weighted(rng, STATES)
     spec.append(f"state={state}")
     if state == "discarded":
