@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "auto/auto_state.h"
+#include "lib/units.h"
 #include "measure/measure.h"
 
 /* The block size of the row nearest above `size`: the smallest E/2^k not below it. */
@@ -76,6 +77,20 @@ void auto_run_find_fat(struct autostate *s)
 	s->have_fat = true;
 	auto_note_status(s, &s->fat.st);
 	analyze_find_fat(&s->fat, &s->fatest);
+	/*
+	 * The rows are a page or two only if the page is right: with a page
+	 * that is not sure they may be many pages, where a page-mapped area
+	 * saves little (doc/card-facts.md, FAT area), so "none" is not sure either.
+	 */
+	if (s->fatest.aus == 0 && s->page.conf < CONF_HIGH) {
+		enum confidence cap = s->page.conf >= CONF_MEDIUM ? CONF_MEDIUM : CONF_LOW;
+		if (s->fatest.conf > cap) {
+			size_t len = strlen(s->fatest.evidence);
+			s->fatest.conf = cap;
+			appendf(s->fatest.evidence, sizeof(s->fatest.evidence), "%sthe page is not sure, so "
+				"the rows may be many pages, where a FAT area saves little", len ? "; " : "");
+		}
+	}
 	/* random writes to six blocks may leave some open and work owed */
 	s->dirty = true;
 	s->dirty_why = "the --find-fat run";

@@ -262,7 +262,7 @@ static bool watch_row(const struct rate_row *row, void *arg)
 		look.r.rows = w->rows;
 		look.r.nrows = w->nrows;
 		auto_judge_run(s, &look);
-		if (look.verdict == RUN_COLLAPSED && look.ratio[0] <= CLEAR_COLLAPSE &&
+		if (look.verdict == RUN_COLLAPSED && look.ratio[0] < COLLAPSE_RATIO &&
 		    look.ratio[1] <= CLEAR_COLLAPSE && w->last_row != row->blocksize) {
 			w->stopped_early = true;
 			return false;
@@ -328,8 +328,13 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	 */
 	long long span = nr;
 	bool separate = random;
+	/* right after a run that held at the same N, the card is as a settling row leaves it */
+	bool settled = !s->dirty && !reference && s->prev_nr == nr && s->prev_random == random &&
+		       s->prev_held;
+	if (settled)
+		separate = false;
 	op.erasesize = s->erasesize;
-	op.first_blocksize = separate ? p.first / 2 : p.first;
+	op.first_blocksize = settled ? p.d[0] : separate ? p.first / 2 : p.first;
 	op.blocksize = p.d[p.nd - 1];
 	op.open_au_nr = nr;
 	op.random = random;
@@ -357,7 +362,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	w->max_write = s->max_write;
 	w->row_bytes = row_bytes;
 	w->open_au = true;
-	w->reference = reference || separate;	/* no settling row to stop after */
+	w->reference = reference || separate || settled;	/* no settling row to stop after */
 	w->last_row = op.blocksize;
 	w->so_far.erasesize = op.erasesize;
 	w->so_far.blocksize = op.blocksize;
@@ -380,6 +385,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	measure_open_au(s->d, &op, &run->r);
 	s->write_ns += s->d->device_ns - before;
 	s->prev_nr = nr;
+	s->prev_random = random;
 	run->stopped_early = w->stopped_early;
 	run->cut_by_cap = w->cut_by_cap;
 	auto_note_status(s, &run->r.st);
@@ -389,6 +395,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		if (run->verdict == RUN_HOLDS)
 			run->verdict = RUN_UNCLEAR;
 	}
+	s->prev_held = run->verdict == RUN_HOLDS && !run->stopped_early;
 	if (run->verdict != RUN_HOLDS || run->stopped_early) {
 		s->dirty = true;
 		s->dirty_why = run->verdict == RUN_COLLAPSED ? "a collapsed run" : "an unclear run";

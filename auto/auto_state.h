@@ -124,6 +124,7 @@ struct autostate {
 	struct run_status settle_st;	/* the settle passes' and settling rows' I/O */
 	uint64_t settle_row_bytes;	/* written by settling rows on their own */
 	long long prev_nr;	/* N of the run before, at the current erase size and place */
+	bool prev_random, prev_held;	/* its mode, and whether it held */
 	uint64_t placed_offset, placed_erasesize;	/* what prev_nr refers to */
 	struct rate_result fat;
 	bool have_fat, fat_stopped_early;

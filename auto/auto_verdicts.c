@@ -29,10 +29,12 @@ static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned in
 }
 
 /*
- * Linear runs decide at E/4 and E/8 (a collapse shows by E/4); random runs
- * at E/16 and E/32, where out-of-order writes into a block that cannot go
- * random are several per block, or from the mapping unit up. The linear
- * reference also measures E and E/2, the random one everything from E down.
+ * Linear runs decide at E/4 and E/8 (a collapse shows by E/4; at E/2 one
+ * write in two collects a block, too weak a sign) after a settling row at
+ * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
+ * that cannot go random are several per block, or from the mapping unit
+ * up, after a settling row of linear writes. The random reference measures
+ * every row from E/2 down.
  */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
 {
@@ -409,13 +411,31 @@ static void describe_point(char *ev, size_t n, const struct autostate *s, long l
 			!random ? "one erase block" : nr == 1 ? "linear writes" : "random writes to one block");
 }
 
-/* Did every replica at N clear the margin for "high"? */
+/* No replica at N got to the last decision row (each stopped once its collapse was clear). */
+static bool all_stopped_early(const struct autostate *s, long long nr, bool random)
+{
+	struct rows_plan p;
+	auto_plan_rows(s, random, false, &p);
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], nr, random) && auto_rate_at(&s->runs[i].r, p.d[p.nd - 1]))
+			return false;
+	return true;
+}
+
+/*
+ * Did the best rows at N clear the margin for "high"? (A collapse judged
+ * on the settling row and the first decision row needs the margin in the
+ * decision row; the settling row, half the writes collecting, only under
+ * COLLAPSE_RATIO.)
+ */
 static bool clear_margin(const struct autostate *s, long long nr, bool random, bool held)
 {
 	double r[2];
 	enum collapse v = auto_combined_verdict(s, nr, random, r);
 	if (nr == 1 && !random)
 		return v == RUN_HOLDS;
+	if (!held && all_stopped_early(s, nr, random))
+		return r[0] < COLLAPSE_RATIO && r[1] <= CLEAR_COLLAPSE;
 	for (int k = 0; k < 2; k++)
 		if (held ? r[k] < CLEAR_HOLD : r[k] > CLEAR_COLLAPSE)
 			return false;
