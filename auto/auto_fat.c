@@ -1,7 +1,6 @@
 /*
  * --auto's FAT-area check: --find-fat in random order (as the experts ran
- * it) over the first erase blocks, rows of two pages, one page and half a
- * page only. A page-mapped area saves the per-write mapping work, which
+ * it) over the first erase blocks, rows of one page and half a page only. A page-mapped area saves the per-write mapping work, which
  * shows most for writes of a page or two (doc/card-facts.md, FAT area);
  * the large rows say nothing about it and cost an erase block per column.
  */
@@ -39,8 +38,8 @@ void auto_run_find_fat(struct autostate *s)
 	struct params fp = *s->p;
 	char msg[256];
 	const uint64_t e = s->erasesize, page = s->pagesize;
-	/* half a page: with 3*2^n erase sizes the rows near the page are 0.75 and 1.5 pages */
-	uint64_t first = row_at_least(e, 2 * page, s->d->lbs);
+	/* a page and half a page: with 3*2^n erase sizes the rows are 1.5 and 0.75 pages */
+	uint64_t first = row_at_least(e, page, s->d->lbs);
 	uint64_t last = row_at_least(e, page / 2, s->d->lbs);
 
 	if (s->stop)

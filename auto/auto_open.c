@@ -327,7 +327,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	 * before are closed first (bisecting down).
 	 */
 	long long span = nr;
-	bool separate = random;
+	bool separate = random && nr > 1;	/* one block needs one slot: a settle pass leaves one free */
 	/* right after a run that held at the same N, the card is as a settling row leaves it */
 	bool settled = !s->dirty && !reference && s->prev_nr == nr && s->prev_random == random &&
 		       s->prev_held;
@@ -405,10 +405,11 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 
 /* ------------------------------------------------------------ the search */
 
+/* One at a time up to 5 (most cards keep 1..6 open), then growing by half. */
 static long long next_larger(long long n)
 {
 	long long m = n + n / 2;
-	return m > n ? m : n + 1;
+	return n < 5 || m <= n ? n + 1 : m;
 }
 
 /* Another replica at N is needed: fewer than two, or they do not agree yet. */

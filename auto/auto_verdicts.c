@@ -34,7 +34,8 @@ static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned in
  * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
  * that cannot go random are several per block, or from the mapping unit
  * up, after a settling row of linear writes. The random reference measures
- * every row from E/2 down.
+ * every row from E/4 down (at E/2, two chunks a block, the order is not
+ * random enough to tell).
  */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
 {
@@ -55,8 +56,8 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 		p->d[1] = d1;
 		p->first = 4 * d1 <= e ? 4 * d1 : e;
 	}
-	if (reference && random)
-		p->first = e;	/* random writes to one block, every row: the mapping unit */
+	if (reference && random)	/* every row with out-of-order writes: the mapping unit */
+		p->first = decision_row(e, lowest, 2, s->d->lbs);
 }
 
 static bool run_counts(const struct autostate *s, const struct au_run *r, long long nr, bool random)
