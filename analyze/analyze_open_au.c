@@ -483,9 +483,14 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	}
 	int best_k = 0;
 	double best_share = 0, best_speedup = 0;
+	/*
+	 * Equal shares go to the larger k: leading columns that all beat the
+	 * rest are all FAT blocks, even when a busy host slowed one of them so
+	 * that a smaller k wins as often.
+	 */
 	for (int k = 1; k <= ncols / 2; k++) {
 		double speedup, share = fat_split(rows, n, ncols, k, &speedup);
-		if (share > best_share) {
+		if (share > best_share || (share == best_share && share >= 0.7 && speedup >= 1.15)) {
 			best_share = share;
 			best_speedup = speedup;
 			best_k = k;
@@ -502,7 +507,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 			 fmt_size(a, e / 8));
 		return;
 	}
-	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
+	out->conf = best_share < 0.4 && n >= 2 ? CONF_HIGH : CONF_MEDIUM;
 	if (best_share >= 0.5)
 		out->conf = CONF_LOW;
 	/*

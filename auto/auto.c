@@ -187,6 +187,8 @@ static void free_state(struct autostate *s)
 	align_result_free(&s->align);
 	for (int i = 0; i < s->nruns; i++)
 		rate_result_free(&s->runs[i].r);
+	for (int i = 0; i < s->nfat; i++)
+		rate_result_free(&s->fat_runs[i]);
 	if (s->have_fat)
 		rate_result_free(&s->fat);
 	identity_free(s->id);

@@ -418,7 +418,8 @@ static bool needs_replica(const struct autostate *s, long long nr, bool random, 
 	int reps = auto_replicas(s, nr, random);
 	if (nr < 1 || reps >= MAX_REPLICAS)
 		return false;
-	if (reps < 2 || auto_agreeing(s, nr, random) < 2)
+	if (reps < 2 || auto_agreeing(s, nr, random) < 2 ||
+	    auto_combined_verdict(s, nr, random, NULL) == RUN_UNCLEAR)
 		return true;
 	/* a collapse that one run did not show is measured once more (a hold may have been slowed) */
 	return collapse && auto_opposite_replica(s, nr, random) && reps < 3;

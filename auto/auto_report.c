@@ -173,12 +173,17 @@ static void print_raw(FILE *f, const struct autostate *s)
 		fprintf(f, "   # median of %d runs", s->nalign);
 	fputc('\n', f);
 	text_align(f, &s->align);
-	if (s->have_fat) {
-		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s%s\n", dev,
-			fmt_size(e, s->fat.erasesize), fmt_size(b, s->fat.blocksize), s->fat.nr,
-			s->fat.random ? " --random" : "",
-			s->fat_stopped_early ? "   # stopped once settled" : "");
-		text_rates(f, &s->fat);
+	for (int i = 0; i < s->nfat; i++) {
+		const struct rate_result *r = &s->fat_runs[i];
+		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s", dev,
+			fmt_size(e, r->erasesize), fmt_size(b, r->blocksize), r->nr,
+			r->random ? " --random" : "");
+		if (r->nrows)
+			fprintf(f, "   # rows from %s", fmt_size(e, r->rows[0].blocksize));
+		if (s->nfat > 1)
+			fprintf(f, ", run %d of %d", i + 1, s->nfat);
+		fputc('\n', f);
+		text_rates(f, r);
 	}
 	/* linear runs, then random ones, each by ascending N (not in search order) */
 	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
@@ -326,21 +331,28 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 	jw_array_end(w);
 	jw_uint(w, "settling_rows_written_bytes", s->settle_row_bytes);
 	jw_bool(w, "translation_effects", !s->no_effects);
-	if (s->have_fat)
-		json_rates(w, "find_fat", &s->fat);
+	if (s->nfat)
+		json_rates(w, "find_fat", &s->fat_runs[0]);
+	if (s->nfat > 1) {
+		jw_array_begin(w, "find_fat_replicas");
+		for (int i = 1; i < s->nfat; i++)
+			json_rates(w, NULL, &s->fat_runs[i]);
+		jw_array_end(w);
+	}
 	jw_object_end(w);
 }
 
 /* Every measurement of the run folded into one status (what json_status prints). */
 static void overall_status(const struct autostate *s, struct run_status *st)
 {
-	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + 1];
+	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + MAX_FAT_RUNS + 1];
 	int n = 0;
 
 	for (int i = 0; i < s->nalign; i++)
 		parts[n++] = &s->align_runs[i].st;
-	if (s->have_fat)
-		parts[n++] = &s->fat.st;
+	for (int i = 0; i < s->nfat; i++)
+		parts[n++] = &s->fat_runs[i].st;
+	parts[n++] = &s->settle_st;
 	for (int i = 0; i < s->nruns; i++)
 		parts[n++] = &s->runs[i].r.st;
 	memset(st, 0, sizeof(*st));

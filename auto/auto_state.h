@@ -28,6 +28,7 @@
 #define SECTOR 512u
 #define MAX_REPLICAS 4		/* measurements of one N that decides a count */
 #define SETTLE_BLOCKS 4		/* erase blocks a settle pass may write */
+#define MAX_FAT_RUNS 3		/* --find-fat replicas */
 #define SETTLE_FIRST_BLOCKS 2	/* ... before the first run, with no reference to tell */
 
 /*
@@ -126,8 +127,10 @@ struct autostate {
 	long long prev_nr;	/* N of the run before, at the current erase size and place */
 	bool prev_random, prev_held;	/* its mode, and whether it held */
 	uint64_t placed_offset, placed_erasesize;	/* what prev_nr refers to */
-	struct rate_result fat;
-	bool have_fat, fat_stopped_early;
+	struct rate_result fat_runs[MAX_FAT_RUNS];	/* --find-fat replicas */
+	int nfat;
+	struct rate_result fat;	/* their best rate per cell (host noise only slows one down) */
+	bool have_fat;
 	struct fat_estimate fatest;
 	int64_t write_ns;
 	struct row_watch *watch;

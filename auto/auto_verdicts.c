@@ -46,7 +46,12 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 	uint64_t d1 = decision_row(e, lowest, random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT, s->d->lbs);
 
 	memset(p, 0, sizeof(*p));
-	if (d1 >= e / 2 || d1 == e) {
+	if (random && d1 > e / 8 && d1 <= e / 4) {
+		/* at E/2, two chunks a block, out-of-order writes are hardly out of order */
+		p->nd = 1;
+		p->d[0] = d1;
+		p->first = 2 * d1;
+	} else if (d1 >= e / 2 || d1 == e) {
 		p->nd = 1;
 		p->d[0] = d1;
 		p->first = d1 < e ? e : d1;
