@@ -454,12 +454,13 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 	if (limit > OPEN_AU_MAX_NR)
 		limit = OPEN_AU_MAX_NR;
 	/*
-	 * N=1 at least twice: the reference, and its replicas give the noise;
-	 * again while the two fastest differ by more than REFERENCE_AGREE.
+	 * Linear N=1 at least twice: the reference, and its replicas give the
+	 * noise; again while the two fastest differ by more than REFERENCE_AGREE.
 	 */
 	if (!auto_replicas(s, 1, random) && !measure_run(s, 1, random, true))
 		return;
-	while (auto_replicas(s, 1, random) < MAX_REPLICAS && !s->stop) {
+	/* random N=1 is measured again only where it decides the count (below) */
+	while (!random && auto_replicas(s, 1, random) < MAX_REPLICAS && !s->stop) {
 		struct rows_plan p;
 		bool agree = auto_replicas(s, 1, random) >= 2;
 		auto_plan_rows(s, random, false, &p);

@@ -116,11 +116,17 @@ double auto_spread(const struct autostate *s, bool random, uint64_t blocksize)
 	return n >= 2 && first > 0 ? (first - second) / first : -1;
 }
 
+/* Below the linear rows, the noise of random N=1 replicas, else of the smallest linear row. */
 double auto_noise(const struct autostate *s, uint64_t blocksize)
 {
 	double v = auto_spread(s, false, blocksize);
 	if (v < 0)
 		v = auto_spread(s, true, blocksize);
+	if (v < 0) {
+		struct rows_plan p;
+		auto_plan_rows(s, false, false, &p);
+		v = auto_spread(s, false, p.d[p.nd - 1]);
+	}
 	return v < 0 ? DEFAULT_NOISE : v;
 }
 
