@@ -490,7 +490,8 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 			if (nr <= b.hold)
 				break;
 		}
-		struct au_run *run = measure_run(s, nr, random, false);
+		/* random N=1 again with every row: "no random block" is checked against them all */
+		struct au_run *run = measure_run(s, nr, random, random && nr == 1);
 		if (!run)
 			break;
 		/* an unclear run decides nothing: measure it once more right away */
