@@ -231,8 +231,9 @@ static int mark_relative_collapses(struct series *s, uint64_t pagesize_hint)
 {
 	int relative = -1;
 	for (int i = 1; i < s->m; i++) {
+		/* a run of two or three rows (--auto's) cannot show two halvings in a row */
 		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS ||
-		    s->looks[i].longest_stretch < 2)
+		    (s->looks[i].longest_stretch < 2 && s->first_run[i]->nrows > 3))
 			continue;
 		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
 					     s->first_run[i - 1]->erasesize / 8);

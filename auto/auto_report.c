@@ -110,9 +110,13 @@ static void print_summary(FILE *f, const struct autostate *s)
 			fprintf(f, "  No step showed down to the smallest read (%s): pages are that small\n"
 				"  or the card hides them.\n", bs);
 	}
-	if (s->have_lin)
+	if (s->no_effects)
+		fprintf(f, "  No flash translation effects seen: writes ran alike in order and out of order,\n"
+			"  to up to %d places at once (a RAM disk, or a device without a card's translation\n"
+			"  layer).\n", s->lin.n);
+	if (s->have_lin && !s->no_effects)
 		say_open_limit(f, s, &s->lin, false);
-	if (s->have_rnd)
+	if (s->have_rnd && !s->no_effects)
 		say_open_limit(f, s, &s->rnd, true);
 	if (s->map_unit)
 		fprintf(f, "  Random writes keep up with linear ones from %s up (a %s mapping unit).\n",
@@ -185,17 +189,48 @@ static void print_raw(FILE *f, const struct autostate *s)
 		fputc('\n', f);
 		text_rates(f, r);
 	}
-	/* linear runs, then random ones, each by ascending N (not in search order) */
+	/* linear runs, then random ones, each by ascending N, every replica (not in search order) */
 	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
-		const struct au_run *r = auto_find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
-		if (!r)
-			continue;
-		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
-			dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
-			r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict),
-			r->stopped_early ? ", stopped once clear" : r->cut_by_cap ? ", cut by --max-write" : "");
-		text_rates(f, &r->r);
+		long long nr = k % (OPEN_AU_MAX_NR + 1);
+		bool random = k > OPEN_AU_MAX_NR;
+		int reps = nr ? auto_replicas(s, nr, random) : 0, rep = 0;
+		for (int i = 0; i < s->nruns && reps; i++) {
+			const struct au_run *r = &s->runs[i];
+			if (!auto_current_run(s, r) || r->nr != nr || r->random != random)
+				continue;
+			rep++;
+			fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s",
+				dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
+				r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict));
+			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
+				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
+			if (reps > 1)
+				fprintf(f, ", run %d of %d", rep, reps);
+			if (r->settle >= 0)
+				fprintf(f, ", after a settle pass");
+			fprintf(f, "%s\n", r->stopped_early ? ", stopped once clear" :
+				r->cut_by_cap ? ", cut by --max-write" : "");
+			text_rates(f, &r->r);
+		}
 	}
+}
+
+/* The commands that settle an uncertain count: the runs at N and N+1, each to repeat. */
+static int rerun_commands(const struct autostate *s, char cmds[4][512])
+{
+	int n = 0;
+	for (int m = 0; m < 2; m++) {
+		bool random = m == 1;
+		const struct count_estimate *c = random ? &s->rnd : &s->lin;
+		if (!(random ? s->have_rnd : s->have_lin) || c->conf > CONF_LOW || s->no_effects)
+			continue;
+		struct bracket b = auto_bracket(s, random);
+		long long pts[2] = { b.hold, b.collapse ? b.collapse : b.hold + 1 };
+		for (int i = 0; i < 2 && n < 4; i++)
+			if (pts[i] >= 1 && pts[i] <= OPEN_AU_MAX_NR)
+				auto_run_command(cmds[n++], sizeof(cmds[0]), s, pts[i], random);
+	}
+	return n;
 }
 
 /* Low confidence or unknown: say how a second run can settle it. */
@@ -210,6 +245,12 @@ static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev
 		"  %-22s quiet host (no other I/O; a card slot rather than a USB reader):\n"
 		"  %-22s flashbench --auto%s %s\n", "rerun", "", "",
 		s->o->destructive ? " --destructive" : "", dev);
+	char cmds[4][512];
+	int n = rerun_commands(s, cmds);
+	if (n)
+		fprintf(f, "  %-22s or run each of these twice and compare the last rows:\n", "");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  %-22s %s\n", "", cmds[i]);
 }
 
 /* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
@@ -331,6 +372,12 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 	jw_array_end(w);
 	jw_uint(w, "settling_rows_written_bytes", s->settle_row_bytes);
 	jw_bool(w, "translation_effects", !s->no_effects);
+	char cmds[4][512];
+	int n = rerun_commands(s, cmds);
+	jw_array_begin(w, "rerun");
+	for (int i = 0; i < n; i++)
+		jw_string(w, NULL, cmds[i]);
+	jw_array_end(w);
 	if (s->nfat)
 		json_rates(w, "find_fat", &s->fat_runs[0]);
 	if (s->nfat > 1) {
