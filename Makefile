@@ -56,6 +56,12 @@ check-asan:
 bench: $(BIN)
 	FLASHBENCH=$(abspath $(BIN)) bench/run.sh
 
+# The mutation score (bench/mutate.sh): MUTANTS=ci for the handful CI runs,
+# or mutant names; default all. Works on a copy of the tree.
+MUTANTS ?= all
+mutate:
+	bench/mutate.sh $(MUTANTS)
+
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := address,undefined
@@ -84,6 +90,6 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz flashbench
 
-.PHONY: all check check-asan bench fuzz install uninstall clean
+.PHONY: all check check-asan bench mutate fuzz install uninstall clean
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -104,6 +104,60 @@ int dev_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
 	return 0;
 }
 
+/* One at a time, each timed as dev_read/dev_write: a device path without a queue. */
+static int transfer_in_turn(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
+			    int depth, int64_t *ns, int *failed)
+{
+	int64_t total = 0;
+
+	for (int i = 0; i < n; i++) {
+		int64_t t;
+		int e = timed_transfer(d, (char *)buf + (size_t)(i % depth) * slot, r[i].len, r[i].off,
+				       r[i].write, &t);
+		if (e < 0) {
+			*failed = i;
+			return e;
+		}
+		total += t;
+	}
+	*ns = total;
+	return 0;
+}
+
+int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
+			int depth, int64_t *ns, int *used, int *failed)
+{
+	int64_t t;
+
+	*failed = -1;
+	*used = 1;
+	if (n <= 0 || depth < 1)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		if (r[i].write && !d->writable)
+			return -EBADF;
+		if (!range_ok(d, r[i].len, r[i].off) || r[i].len > slot)
+			return -EINVAL;
+	}
+	int e = depth > 1 && d->ops->transfer_queued ?
+		d->ops->transfer_queued(d, buf, slot, r, n, depth, &t, used, failed) : -EOPNOTSUPP;
+	if (e == -EOPNOTSUPP) {
+		*used = 1;
+		return transfer_in_turn(d, buf, slot, r, n, depth, ns, failed);
+	}
+	if (e < 0)
+		return e;
+	*ns = t;
+	d->device_ns += t;
+	for (int i = 0; i < n; i++) {
+		if (r[i].write)
+			d->bytes_written += r[i].len;
+		else
+			d->bytes_read += r[i].len;
+	}
+	return 0;
+}
+
 int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off)
 {
 	if (!range_ok(d, len, off))
@@ -153,6 +207,13 @@ void dev_canonical_name(const struct dev *d, char *out, size_t n)
 		d->ops->canonical_name(d, out, n);
 	else
 		snprintf(out, n, "%s", d->path);
+}
+
+bool dev_card_register(const struct dev *d, const char *name, char *out, size_t n)
+{
+	if (n)
+		out[0] = '\0';
+	return d->ops && d->ops->card_register && d->ops->card_register(d, name, out, n);
 }
 
 void *dev_alloc_buffer(size_t len)

@@ -16,6 +16,13 @@ enum dev_flags {
 
 enum pattern { PAT_ZERO, PAT_ONES, PAT_5A, PAT_RANDOM };
 
+/* One request of a queued run (dev_transfer_queued). */
+struct dev_req {
+	uint64_t off;
+	uint32_t len;
+	bool write;
+};
+
 /*
  * A backend: how one kind of device does its I/O. dev.c checks ranges and
  * permissions and keeps the accounting; a backend is only called with a
@@ -33,6 +40,19 @@ struct dev_ops {
 	int (*transfer)(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
 			int64_t *ns);
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
+	/*
+	 * Optional: the n requests with up to depth of them in flight, request i
+	 * in buf + (i % depth) * slot (concurrent reads may share a slot: the
+	 * data is not looked at). The clock is read before the first submission
+	 * and after the last completion, with only the submitting and reaping
+	 * syscalls between. *used: the depth the device path kept in flight.
+	 * 0, or -errno with *failed the index of a failed request (-1: none);
+	 * -EOPNOTSUPP before any I/O: no queue here, dev.c issues them in turn.
+	 */
+	int (*transfer_queued)(struct dev *d, void *buf, size_t slot, const struct dev_req *r,
+			       int n, int depth, int64_t *ns, int *used, int *failed);
+	/* Optional: a register the card shows as sysfs would ("ssr"); false: none. */
+	bool (*card_register)(const struct dev *d, const char *name, char *out, size_t n);
 	/* Untimed, not counted: saving and restoring the user's data. */
 	int (*copy)(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write);
 	/*
@@ -94,6 +114,19 @@ void dev_close(struct dev *d);
 int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_write(struct dev *d, const void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
+/*
+ * Timed queued I/O (struct dev_ops.transfer_queued): n requests, up to depth
+ * in flight; the total time in *ns, the depth really used in *used (1 where
+ * the backend has no queue: the requests then go one at a time, each timed
+ * as dev_read/dev_write). Every request is checked as dev_read/dev_write
+ * checks it before any I/O. 0, or -errno with the failed request's index in
+ * *failed (-1 when no single request is to blame).
+ */
+int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
+			int depth, int64_t *ns, int *used, int *failed);
+/* The backend for files and block devices: Linux native AIO through raw syscalls. */
+int dev_file_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r, int n,
+		    int depth, int64_t *ns, int *used, int *failed);
 
 /*
  * pread/pwrite all of len bytes at off: short transfers continued, EINTR
@@ -112,6 +145,8 @@ bool dev_stores_data(const struct dev *d);	/* false: nothing written is kept */
 int dev_keep_data(struct dev *d, bool on);	/* 0, or -errno */
 void dev_identity(const struct dev *d, char *out, size_t n);
 void dev_canonical_name(const struct dev *d, char *out, size_t n);
+/* A register a simulated card shows as sysfs would ("ssr"); false: none (real cards: sysfs). */
+bool dev_card_register(const struct dev *d, const char *name, char *out, size_t n);
 
 /* Aligned buffer for O_DIRECT; NULL on failure. Free with free(). */
 void *dev_alloc_buffer(size_t len);

@@ -38,6 +38,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --discard=OFF:LEN     discard (trim) a range (DESTROYS DATA)\n"
 	       "      --capacity            does the card store what it advertises? (fake-card\n"
 	       "                            check; writes a few MiB, restores them)\n"
+	       "      --class               does the card keep its speed and application class?\n"
+	       "                            (writes ~80MiB at 64MiB, restores them)\n"
 	       "      --auto                identify the card, measure and interpret (read-only\n"
 	       "                            unless --destructive)\n"
 	       "      --analyze=FILE        interpret saved flashbench output ('-': stdin)\n"
@@ -56,14 +58,17 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --scatter-span=N      blocks per --scatter read (default 1)\n"
 	       "      --interval-order=N    transfer sizes for --interval (required)\n"
 	       "      --destructive         let --auto run its write tests\n"
-	       "      --max-write=SIZE      cap on bytes --auto --destructive may write, more\n"
-	       "                            than 0 (default: 1024 erase blocks, at least 1GiB)\n"
+	       "      --max-write=SIZE      cap on bytes --auto --destructive or --class may\n"
+	       "                            write, more than 0 (default: --auto 1024 erase\n"
+	       "                            blocks, at least 1GiB; --class what it plans)\n"
+	       "      --claim=LIST          with --class: the marks on the label, e.g.\n"
+	       "                            C10,U3,V30,A2 (when the SD Status is not visible)\n"
 	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"
 	       "                            continue for reads)\n"
 	       "\n"
 	       "Safety:\n"
 	       "      --preserve            save what a write test overwrites, restore it after\n"
-	       "      --backup=FILE         with --preserve or --capacity: keep the saved data\n"
+	       "      --backup=FILE         with --preserve, --capacity or --class: keep the saved data\n"
 	       "                            in FILE (removed once restored and verified)\n"
 	       "      --force               with --restore: restore onto another device or path\n"
 	       "                            of the same size than the backup was taken from\n"
@@ -98,6 +103,8 @@ static const struct option long_options[] = {
 	{ "discard", required_argument, NULL, OPT_DISCARD },
 	{ "auto", no_argument, NULL, OPT_AUTO },
 	{ "capacity", no_argument, NULL, OPT_CAPACITY },
+	{ "class", no_argument, NULL, OPT_CLASS },
+	{ "claim", required_argument, NULL, OPT_CLAIM },
 	{ "analyze", required_argument, NULL, OPT_ANALYZE },
 	{ "restore", required_argument, NULL, OPT_RESTORE },
 	{ "blocksize", required_argument, NULL, 'b' },
@@ -196,6 +203,18 @@ static void parse_discard(struct options *o, const char *s)
 	set_action(o, ACT_DISCARD, "discard");
 }
 
+/* --claim=LIST: strict; a bad item is a usage error naming it. */
+static void parse_claim(struct options *o, const char *arg)
+{
+	char err[256];
+
+	if (o->claim_given)
+		usage_error("--claim=%s: given twice (put every mark in one list)", arg);
+	if (sd_claims_parse(arg, &o->claim, err, sizeof err) < 0)
+		usage_error("--claim=%s: %s", arg, err);
+	o->claim_given = true;
+}
+
 /* A file name option: given once, not empty (else the first would be ignored). */
 static const char *path_arg(int c, const char *prev, const char *s)
 {
@@ -222,6 +241,8 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'p': set_action(o, ACT_PROGRAM, "program"); break;
 	case OPT_AUTO: set_action(o, ACT_AUTO, "auto"); break;
 	case OPT_CAPACITY: set_action(o, ACT_CAPACITY, "capacity"); break;
+	case OPT_CLASS: set_action(o, ACT_CLASS, "class"); break;
+	case OPT_CLAIM: parse_claim(o, arg); break;
 	case OPT_DISCARD: parse_discard(o, arg); break;
 	case OPT_ANALYZE:
 		o->analyze_file = path_arg(c, o->analyze_file, arg);
@@ -379,6 +400,7 @@ static const int *params_read_by(enum action a)
 	static const int scatter[] = { 'b', 'c', OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, 0 };
 	static const int interval[] = { 'c', OPT_INTERVAL_ORDER, OPT_OFFSET, 0 };
 	static const int program[] = { OPT_OFFSET, 0 };
+	static const int class[] = { 'e', 0 };
 	static const int none[] = { 0 };
 
 	switch (a) {
@@ -388,6 +410,7 @@ static const int *params_read_by(enum action a)
 	case ACT_SCATTER: return scatter;
 	case ACT_INTERVAL: return interval;
 	case ACT_PROGRAM: return program;
+	case ACT_CLASS: return class;
 	default: return none;
 	}
 }
@@ -418,8 +441,15 @@ static void check_not_honoured(const struct options *o)
 {
 	const char *a = o->action_opt;
 
-	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive))
-		usage_error("--max-write=%" PRIu64 ": only with --auto --destructive", o->max_write);
+	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive) && o->action != ACT_CLASS)
+		usage_error("--max-write=%s: only with --auto --destructive or --class",
+			    o->given[OPT_MAX_WRITE]);
+	if (o->claim_given && o->action != ACT_CLASS && !(o->action == ACT_AUTO && o->destructive))
+		usage_error("--claim=%s: only with --class or --auto --destructive",
+			    o->given[OPT_CLAIM]);
+	if (o->action == ACT_CLASS && o->given[OPT_ON_ERROR])
+		usage_error("--on-error=%s: --class stops at the first failed I/O (no verdict from "
+			    "I/O that failed)", o->given[OPT_ON_ERROR]);
 	if (o->force && o->action != ACT_RESTORE)
 		usage_error("--force: only with --restore");
 	bool takes_none = o->action == ACT_ANALYZE || o->action == ACT_RESTORE ||
@@ -490,11 +520,12 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (!*o->device)
 		usage_error("'': an empty device name");
 	if (o->action == ACT_NONE)
-		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity or --auto",
+		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity, "
+			    "--class or --auto",
 			    o->device);
 	if (o->destructive && o->action != ACT_AUTO)
 		usage_error("--destructive: only means something with --auto");
-	if (o->backup && !o->preserve && o->action != ACT_CAPACITY)
+	if (o->backup && !o->preserve && o->action != ACT_CAPACITY && o->action != ACT_CLASS)
 		usage_error("--backup=%s: only with --preserve", o->backup);
 	if ((o->tests & 1u << ACT_INTERVAL) && o->p.interval_order < 0)
 		usage_error("--interval: needs --interval-order=N");

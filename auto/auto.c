@@ -192,6 +192,7 @@ static void free_state(struct autostate *s)
 	if (s->have_fat)
 		rate_result_free(&s->fat);
 	identity_free(s->id);
+	free(s->cls);
 	free(s->watch);
 	free(s);
 }
@@ -233,6 +234,8 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 					  "sysfs preferred_erase_size");
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
+	if (o->destructive && !s->stop)
+		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
 	d->size = advertised;	/* the report shows what the card claims */
 
 	if (o->json)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/sd_claims.h"
 #include "measure/measure.h"
 
 struct auto_opts {
@@ -15,6 +16,7 @@ struct auto_opts {
 	uint64_t max_write;	/* --max-write cap in bytes */
 	const char *device_name;
 	FILE *plot;		/* --plot: the chart goes here; NULL for none */
+	const struct sd_claims *claim;	/* --claim: the label, for the class check; NULL */
 };
 
 /* flashbench --auto DEV: identity, alignment, (write phase), report. Returns exit status. */

@@ -289,6 +289,8 @@ void auto_print_text(FILE *f, const struct autostate *s)
 	if (s->have_cap && s->cap.verdict == CAP_GENUINE)
 		if (s->have_cap)
 		capacity_headline(f, &s->cap);
+	if (s->cls)
+		class_headline(f, s->cls);
 	print_summary(f, s);
 	print_size_estimate(f, "erase block size", &s->erase, v);
 	print_size_estimate(f, "page size", &s->page, v);
@@ -445,6 +447,8 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	identity_json(&w, "identity", s->id);
 	if (s->have_cap)
 		capacity_json(&w, "capacity", &s->cap);
+	if (s->cls)
+		class_json(&w, "class", s->cls);
 
 	jw_object_begin(&w, "verdict");
 	json_size_estimate(&w, "erase_size", &s->erase);

@@ -14,6 +14,7 @@
 #include "analyze/analyze.h"
 #include "auto/auto.h"
 #include "checks/capacity.h"
+#include "checks/class.h"
 #include "lib/json.h"
 #include "measure/measure.h"
 
@@ -138,6 +139,7 @@ struct autostate {
 	/* --capacity, first of the write phase */
 	struct capacity_result cap;
 	bool have_cap;
+	struct class_result *cls;	/* --class after the write phase (auto/auto_class.c); NULL: none ran */
 	char error[256];	/* why the run could not start, for the JSON document */
 	uint64_t map_unit;	/* random writes keep up from this size up; 0: none seen */
 };
@@ -173,6 +175,8 @@ const char *auto_source_id(const char *source);
 /* the read-only phase (auto/auto_align.c) */
 int auto_run_alignment(struct autostate *s);
 void auto_run_capacity_first(struct autostate *s);
+/* the class check, when a claim is known (auto/auto_class.c) */
+void auto_run_class(struct autostate *s);
 
 /* the FAT-area check (auto/auto_fat.c) */
 void auto_run_find_fat(struct autostate *s);

@@ -214,6 +214,7 @@ static void file_canonical_name(const struct dev *d, char *out, size_t n)
 	.kind = name, \
 	.transfer = file_transfer, \
 	.discard = file_discard, \
+	.transfer_queued = dev_file_queued, \
 	.copy = file_copy, \
 	.identity = file_identity, \
 	.canonical_name = file_canonical_name, \

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim.h"
@@ -25,6 +26,29 @@ static int sim_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bo
 	if (r == 0)
 		data_copy(d->sim, buf, len, off, write);
 	return r;
+}
+
+/* Queued requests: the card's queue model (sim/sim_claims.c) times the whole run. */
+static int sim_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_req *r,
+			       int n, int depth, int64_t *ns, int *used, int *failed)
+{
+	struct sim_req *q = n > 0 ? calloc((size_t)n, sizeof *q) : NULL;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	for (int i = 0; i < n; i++)
+		q[i] = (struct sim_req){ r[i].off, r[i].len, r[i].write };
+	int e = sim_queued(d->sim, q, n, depth, ns, used, failed);
+	free(q);
+	for (int i = 0; e == 0 && i < n; i++)
+		data_copy(d->sim, (char *)buf + (size_t)(i % depth) * slot, r[i].len, r[i].off,
+			  r[i].write);
+	return e;
+}
+
+static bool sim_register(const struct dev *d, const char *name, char *out, size_t n)
+{
+	return sim_card_register(d->sim, name, out, n);
 }
 
 static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
@@ -69,6 +93,8 @@ const struct dev_ops dev_sim_ops = {
 	.simulated = true,
 	.transfer = sim_transfer,
 	.discard = sim_discard_range,
+	.transfer_queued = sim_transfer_queued,
+	.card_register = sim_register,
 	.copy = sim_copy,
 	.stores_data = sim_stores_data,
 	.keep_data = sim_keep_data,

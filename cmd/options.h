@@ -6,17 +6,19 @@
 #include <stdint.h>
 
 #include "lib/msg.h"
+#include "lib/sd_claims.h"
 #include "results/results.h"
 
 
 enum action { ACT_NONE, ACT_ALIGN, ACT_OPEN_AU, ACT_FIND_FAT, ACT_SCATTER, ACT_INTERVAL,
-	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE, ACT_CAPACITY };
+	      ACT_PROGRAM, ACT_DISCARD, ACT_AUTO, ACT_ANALYZE, ACT_RESTORE, ACT_CAPACITY,
+	      ACT_CLASS };
 
 enum long_only {
 	OPT_OPEN_AU_NR = 256, OPT_OFFSET, OPT_FAT_NR, OPT_SCATTER_ORDER, OPT_SCATTER_SPAN,
 	OPT_INTERVAL_ORDER, OPT_DISCARD, OPT_AUTO, OPT_ANALYZE, OPT_RESTORE, OPT_DESTRUCTIVE,
 	OPT_MAX_WRITE, OPT_ON_ERROR, OPT_PRESERVE, OPT_BACKUP, OPT_JSON, OPT_PLOT, OPT_FORCE,
-	OPT_CAPACITY, OPT_LAST
+	OPT_CAPACITY, OPT_CLASS, OPT_CLAIM, OPT_LAST
 };
 
 struct options {
@@ -34,6 +36,8 @@ struct options {
 	uint64_t discard_off, discard_len;
 	uint64_t max_write;
 	bool max_write_set;
+	struct sd_claims claim;		/* --claim=LIST */
+	bool claim_given;
 	const char *given[OPT_LAST];	/* by option code: its value ("" for a flag) if given */
 };
 

@@ -19,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "auto/auto.h"
 #include "checks/capacity.h"
+#include "checks/class.h"
 #include "dev.h"
 #include "identity/identity.h"
 #include "lib/progress.h"
@@ -73,6 +74,7 @@ static bool test_writes(const struct options *o, enum action a)
 	case ACT_DISCARD:
 	case ACT_RESTORE:
 	case ACT_CAPACITY:
+	case ACT_CLASS:
 		return true;
 	case ACT_AUTO:
 		return o->destructive;
@@ -284,8 +286,9 @@ static bool stdout_failed;	/* reported already: the exit check stays quiet */
 static int close_output(FILE *f, const char *path)
 {
 	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		warnx_fb("%s: %s", path ? path : "standard output",
-			strerror(errno ? errno : EIO));
+		if (!(f == stdout && stdout_failed))	/* said once */
+			warnx_fb("%s: %s", path ? path : "standard output",
+				 strerror(errno ? errno : EIO));
 		if (f == stdout)
 			stdout_failed = true;
 		return -1;
@@ -408,7 +411,10 @@ static int output_results(const struct options *o, const struct outputs *dst,
 	else
 		text_report_from(dst->out, rep, printed);
 	if (fflush(dst->out) != 0) {
-		warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		if (!(dst->out == stdout && stdout_failed))	/* said once */
+			warnx_fb("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		if (dst->out == stdout)
+			stdout_failed = true;
 		r = -1;
 	}
 	if (dst->plot) {
@@ -498,6 +504,69 @@ static int run_capacity(struct dev *d, const struct options *o, struct outputs *
 	return sig ? sig : status;
 }
 
+/* --class's erase size as given: whole logical blocks (the rest is checked at parsing). */
+static void check_class_options(const struct dev *d, const struct options *o)
+{
+	if (o->p.erasesize_set && (o->p.erasesize == 0 || o->p.erasesize % d->lbs))
+		usage_error("--erasesize=%s: must be a multiple of the logical block size (%u)",
+			    o->given['e'], d->lbs);
+}
+
+static int run_class(struct dev *d, const struct options *o, struct outputs *dst)
+{
+	struct class_result *r = calloc(1, sizeof *r);
+	struct class_opts co = {
+		.claim = o->claim_given ? &o->claim : NULL,
+		.erasesize = o->p.erasesize_set ? o->p.erasesize : 0,
+		.max_write = o->max_write_set ? o->max_write : 0,
+		.max_write_typed = o->given[OPT_MAX_WRITE],
+		.backup = o->backup,
+		.sysfs_root = "/sys",
+	};
+	char err[4096] = "", line[sizeof err + 16];
+
+	if (!r)
+		fail_with(1, "--class: out of memory");
+	check_class_options(d, o);
+	int rc = class_prepare(d, &co, r, err, sizeof err);
+	if (rc < 0) {
+		outputs_abandon(dst, o);
+		if (rc == -2)
+			usage_error("%s", err);
+		if (vm_stop_requested) {
+			warnx_fb("--class: %s", err);
+			exit(safety_exit_status_for_signal());
+		}
+		fail_with(1, err);
+	}
+	if (r->nclaims) {
+		class_plan_line(line, sizeof line, d, r);
+		warnx_fb("%s", line);
+	}
+	outputs_begin(dst, o);
+	rc = class_run(d, &co, r, err, sizeof err);
+	if (rc < 0 && err[0]) {
+		snprintf(line, sizeof line, "--class: %s", err);
+		free(r);
+		fail_with(1, line);	/* nothing was written: saving the area failed */
+	}
+	int status = class_exit_status(r);
+	if (o->json)
+		class_json_report(dst->out, d, o->device, r);
+	else
+		class_text(dst->out, r);
+	if (close_output(dst->out, o->out) < 0)
+		status = 1;
+	if (dst->plot && (class_plot(dst->plot, o->device, r) < 0 ||
+			  close_output(dst->plot, o->plot) < 0))
+		status = 1;
+	if (!r->restored)
+		warnx_fb("--class: %s", r->restore_error);
+	free(r);
+	int sig = safety_exit_status_for_signal();
+	return sig ? sig : status;
+}
+
 /* One test or several, in the original's order; the first failure ends the run. */
 static int run_original_tests(struct dev *d, struct options *o, struct outputs *dst)
 {
@@ -538,7 +607,8 @@ int run_device(struct options *o)
 	if (o->action == ACT_AUTO) {
 		o->p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
 		struct auto_opts ao = { .destructive = o->destructive, .json = o->json, .verbose = o->verbose,
-					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot };
+					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot,
+					.claim = o->claim_given ? &o->claim : NULL };
 		outputs_begin(&dst, o);
 		status = auto_run(&d, &o->p, &ao, dst.out);
 		if (close_output(dst.out, o->out) < 0 && !status)
@@ -547,6 +617,8 @@ int run_device(struct options *o)
 			status = 1;
 	} else if (o->action == ACT_CAPACITY) {
 		status = run_capacity(&d, o, &dst);
+	} else if (o->action == ACT_CLASS) {
+		status = run_class(&d, o, &dst);
 	} else if (!o->tests) {
 		status = run_test(&d, o, &dst);
 		if (close_output(dst.out, o->out) < 0 && !status)

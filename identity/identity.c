@@ -308,3 +308,38 @@ struct identity *identity_probe(const struct dev *d, const char *sysfs_root)
 	}
 	return id;
 }
+
+/* ------------------------------------------------------------ SD Status */
+
+/* The card directory (…/mmc0:0001) behind block device major:minor, if it is an SD card. */
+static bool sd_card_dir(unsigned int major, unsigned int minor, const char *sysfs_root,
+			char *devdir)
+{
+	char link[PATH_MAX], node[PATH_MAX], subsystem[64] = "", type[64] = "";
+	int n = snprintf(link, sizeof link, "%s/dev/block/%u:%u", sysfs_root, major, minor);
+
+	if (n < 0 || (size_t)n >= sizeof link || !realpath(link, node))
+		return false;
+	if (attr_exists(node, "partition"))
+		parent_dir(node);
+	if (!sysfs_path_join(link, sizeof link, node, "device") || !realpath(link, devdir))
+		return false;
+	read_link_name(devdir, "subsystem", subsystem, sizeof subsystem);
+	sysfs_attr(devdir, "type", type, sizeof type);
+	if (strcmp(subsystem, "mmc") != 0 && !sd_is_mmc_type(type))
+		return false;
+	return strcmp(type, "MMC") != 0;	/* eMMC has no SD Status */
+}
+
+bool identity_card_ssr(const struct dev *d, const char *sysfs_root, char *hex, size_t n)
+{
+	char devdir[PATH_MAX];
+	struct stat st;
+
+	if (dev_simulated(d))
+		return dev_card_register(d, "ssr", hex, n);
+	if (d->fd < 0 || fstat(d->fd, &st) < 0 || !S_ISBLK(st.st_mode))
+		return false;
+	return sd_card_dir(major(st.st_rdev), minor(st.st_rdev), sysfs_root ? sysfs_root : "/sys",
+			   devdir) && sysfs_attr(devdir, "ssr", hex, n);
+}

@@ -73,6 +73,9 @@ struct sd_ssr {
 	unsigned int speed_class, uhs_speed_grade, video_speed_class, app_perf_class;
 	uint64_t au_size, uhs_au_size;	/* bytes, 0 undefined */
 	unsigned int erase_size, erase_timeout, erase_offset;
+	/* PERFORMANCE_ENHANCE: what A2's figures need from the card */
+	unsigned int queue_depth;	/* command queue depth; 0 = no command queueing */
+	bool cache, host_maintenance, card_maintenance;
 };
 
 /* hex is the sysfs text (32/16/128 hex digits). 0, or -1 if malformed. */
@@ -80,6 +83,14 @@ int cid_decode(const char *hex, bool mmc, struct card_cid *out);
 int csd_decode(const char *hex, bool mmc, struct card_csd *out);
 int scr_decode(const char *hex, struct sd_scr *out);
 int ssr_decode(const char *hex, struct sd_ssr *out);
+
+/*
+ * The SD Status (128 hex digits) of the card behind d: an SD card's sysfs
+ * attribute ssr (mmcblkN, also through a partition), or a simulated card's
+ * own. false when there is none to see: a USB reader, a loop device, an
+ * older kernel. sysfs_root is "/sys" except in tests.
+ */
+bool identity_card_ssr(const struct dev *d, const char *sysfs_root, char *hex, size_t n);
 
 /* "1.0x" ... "9.xx" */
 const char *scr_spec_version(const struct sd_scr *s);

@@ -185,6 +185,11 @@ int ssr_decode(const char *hex, struct sd_ssr *s)
 	s->uhs_au_size = au_bytes((unsigned int)reg_bits(r, 64, 395, 392));
 	s->video_speed_class = (unsigned int)reg_bits(r, 64, 391, 384);
 	s->app_perf_class = (unsigned int)reg_bits(r, 64, 339, 336);
+	unsigned int cq = (unsigned int)reg_bits(r, 64, 335, 331);
+	s->queue_depth = cq ? cq + 1 : 0;
+	s->cache = reg_bits(r, 64, 330, 330);
+	s->host_maintenance = reg_bits(r, 64, 329, 329);
+	s->card_maintenance = reg_bits(r, 64, 328, 328);
 	return 0;
 }
 

@@ -195,6 +195,9 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 	int r = sim_data_param(&c->data, key, val, err, errlen);
 	if (r)
 		return r < 0 ? -1 : 0;
+	r = sim_claims_param(&c->claims, key, val, err, errlen);
+	if (r <= 0)
+		return r;
 	if (!strcmp(key, "record")) {
 		if (!*val || strlen(val) >= sizeof(x->record))
 			return fail(err, errlen, "sim: record=%s: needs a file name", val);
@@ -281,7 +284,7 @@ static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing 
 	const char *s, *end;
 
 	for (s = spec; *s; s = *end ? end + 1 : end) {
-		end = strchrnul(s, ',');
+		end = sim_spec_item_end(s);
 		if (memchr(s, '=', (size_t)(end - s)))
 			continue;
 		if (end == s)
@@ -296,13 +299,14 @@ static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing 
 	}
 	*c = p->cfg;
 	c->preset = p->name;
+	sim_claims_preset(&c->claims, p->name);
 	*t = p->t;
 	memset(x, 0, sizeof(*x));
 
 	for (s = spec; *s; s = *end ? end + 1 : end) {
 		char key[64], val[4096];
 		const char *eq;
-		end = strchrnul(s, ',');
+		end = sim_spec_item_end(s);
 		eq = memchr(s, '=', (size_t)(end - s));
 		if (!eq)
 			continue;
@@ -395,6 +399,8 @@ uint64_t sim_size(const struct sim *s) { return s->cfg.size; }
 unsigned int sim_block_size(const struct sim *s) { (void)s; return SIM_LBS; }
 const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
 int64_t sim_now(const struct sim *s) { return s->now; }
+const struct sim_timing *sim_timing(const struct sim *s) { return &s->t; }
+void sim_clock_credit(struct sim *s, int64_t ns) { s->now -= ns; }
 
 int sim_data_enable(struct sim *s, bool on)
 {
@@ -664,6 +670,7 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	if (crosses(off, len, s->cfg.erasesize))
 		cost += s->t.eb_cross;
 	cost += real_read_extra(s, off, len);
+	cost = sim_link_floor(&s->cfg.claims, len, cost);
 	*ns = sim_host_charge(s, cost);
 	trace(s, 'R', off, len);
 	return 0;
@@ -683,6 +690,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		cost += write_in_block(s, eb, o, n);
 		pos += n;
 	}
+	cost = sim_link_floor(&s->cfg.claims, len, cost);
 	*ns = sim_host_charge(s, cost);
 	trace(s, 'W', off, len);
 	if (s->record)

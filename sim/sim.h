@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/sim_claims.h"
 #include "sim/sim_store.h"
 
 struct sim;
@@ -46,6 +47,7 @@ struct sim_config {
 	uint64_t seed;
 	uint64_t fail_at;	/* byte offset whose I/O fails with EIO, or SIM_NO_FAIL */
 	struct sim_data_config data;	/* real-size=, fake=, cache= (sim/sim_store.c) */
+	struct sim_claims_config claims;	/* claims=, link=, queue= (sim/sim_claims.c) */
 	struct sim_real real;
 	enum sim_state state;	/* state=: how the card comes in */
 	bool discard_keeps;	/* discard=keep: a discard drops the mapping, erases nothing */

@@ -96,4 +96,8 @@ unsigned int sim_open_block(struct sim *s, uint64_t eb, uint64_t lo);
 /* A full erase block's collection: copy all of it, erase the old copy; ns. */
 double sim_block_collection(const struct sim *s);
 
+/* sim/sim.c, for sim/sim_claims.c: the card's costs; the clock wound back by ns (queued I/O). */
+const struct sim_timing *sim_timing(const struct sim *s);
+void sim_clock_credit(struct sim *s, int64_t ns);
+
 #endif

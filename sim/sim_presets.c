@@ -106,6 +106,16 @@ static const struct preset presets[] = {
 	    .real = { .multiplane = 8 * KiB, .group = 2 * GiB, .spikes = 2 } },
 	  { 300 * US, 20 * MBPS, 40 * US, 130 * US, 150 * US, 15 * MBPS,
 	    1.0, 3 * MS, 300 * US, 16 * MBPS, 100 * US } },
+	/*
+	 * Raspberry Pi's 128GB A2 microSD (doc/real-cards.tsv: 8 MiB preferred
+	 * erase size): C10 U3 V30 A2 with a command queue and a cache
+	 * (sim/sim_claims.c); ~59 MB/s sequential writes, ~1400 random 4 KiB
+	 * writes a second one at a time, several thousand queued.
+	 */
+	{ "rpi-a2", "Raspberry Pi 128GB A2 microSD: 8MiB AU, 16KiB page, open 16, random 16, queue 8",
+	  CFG(128 * GiB, 8 * MiB, 16 * KiB, 16, 16, 1),
+	  { 100 * US, 90 * MBPS, 20 * US, 60 * US, 300 * US, 60 * MBPS,
+	    0.5, 2 * MS, 100 * US, 80 * MBPS, 50 * US } },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -148,6 +158,10 @@ const char *sim_help(void)
 		"                   read in pairs; default none)\n"
 		"  group=SIZE       allocation group: reads crossing it cost more again\n"
 		"  map-unit=SIZE    out-of-order writes below it rewrite the whole unit\n"
+		"  claims=LIST      marks on its label, shown in its SD Status (C10,U1,A1;\n"
+		"                   presets carry their card's; none for no SD Status)\n"
+		"  link=SIZE/s      the reader's ceiling: no transfer is faster\n"
+		"  queue=N          command queue of depth N and a cache (A2; default 0)\n"
 		"  spikes=PCT       PCT%% of reads 300..800us slower (USB readers)\n"
 		"  stretch=PCT      PCT%% of accesses 1.5..4x slower (a busy host)\n"
 		"  drift=PCT        every cost drifts slowly by up to +-PCT%%\n"

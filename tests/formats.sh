@@ -33,7 +33,8 @@ to_bytes() {
 }
 
 # check_align_table BLOCKSIZE DEVSIZE: every line of $out is an -a row,
-# boundaries descend through 2^n and 3*2^(n-1) down to 2*BLOCKSIZE.
+# boundaries descend from the smallest power of two >= DEVSIZE / 7 through
+# 2^n and 3*2^(n-1) down to 2*BLOCKSIZE.
 check_align_table() {
 	local bs=$1 size=$2
 	local line re n=0 prev=0 a
@@ -51,9 +52,10 @@ check_align_table() {
 	[ "${rows[-1]}" = $((2 * bs)) ] || fail "last boundary ${rows[-1]}, want $((2 * bs))"
 	[ "${rows[0]}" -le "$size" ] || fail "first boundary ${rows[0]} beyond the device ($size)"
 	# the largest power of two shown, and every 2^n and 3*2^(n-1) below it
-	local top=${rows[0]}
-	[ $((top & (top - 1))) = 0 ] || top=$((top / 3 * 2))
-	[ $((top * 16)) -ge "$size" ] || fail "largest boundary $top is far below the device size $size"
+	# the original's top: the smallest power of two >= size / 7
+	local top=1
+	while [ "$top" -lt $(((size + 6) / 7)) ]; do top=$((top * 2)); done
+	[ "${rows[0]}" = "$top" ] || fail "largest boundary ${rows[0]}, want $top (the smallest power of two >= $size / 7)"
 	local -a want=()
 	for ((a = top; a >= 2 * bs; a /= 2)); do
 		[ "$a" = "$top" ] && [ "${rows[0]}" != "$top" ] && want+=($((top / 2 * 3)))

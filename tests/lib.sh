@@ -22,14 +22,60 @@ _cleanup() {
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 trap 'exit 77' USR1
+trap 'exit 1' USR2
 _test_pid=$$
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# ci_fail MSG: fails the test, also from a subshell such as $(make_loop ...)
+ci_fail() {
+	echo "FAIL: $*" >&2
+	[ "$BASHPID" = "$_test_pid" ] || kill -USR2 "$_test_pid"
+	exit 1
+}
+
+# The tools .ci/run installs (tests/ci-tools: "tool package" lines). Under CI
+# (CI=true) a skip naming one of them is a failure: CI could have run it.
+_ci_tools=$(awk '!/^#/ && NF { print $1 }' "$TESTS_DIR/ci-tools" 2>/dev/null)
+_ci_would_run() {	# REASON: true if REASON says "no TOOL" or "TOOL failed"
+	local t
+	[ "${CI:-}" = true ] || return 1
+	for t in $_ci_tools; do
+		case " $1 " in
+		*[!a-z0-9.-]"no $t"[!a-z0-9.-]* | *[!a-z0-9.-]"$t failed"*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# skip REASON: the whole test cannot run here (exit 77, counted as skipped)
 skip() {
+	_ci_would_run "$*" && ci_fail "skipped under CI, but .ci/run installs what it needs: $*"
 	echo "skip: $*" >&2
 	[ "$BASHPID" = "$_test_pid" ] || kill -USR1 "$_test_pid"
 	exit 77
 }
+
+# skip_part REASON: a part of the test cannot run here; the rest goes on.
+# tests/run.sh shows the line under the test and counts it in its summary.
+skip_part() {
+	_ci_would_run "$*" && ci_fail "part skipped under CI, but .ci/run installs what it needs: $*"
+	echo "skip part: $*" >&2
+}
+
+# need_tool TOOL: skip the test unless TOOL is installed
+need_tool() { command -v "$1" >/dev/null || PATH=$PATH:/sbin:/usr/sbin command -v "$1" >/dev/null || skip "no $1"; }
+
+# have_tool TOOL WHAT: true if TOOL is installed; else WHAT is skipped (a
+# skip_part line) and false
+have_tool() {
+	command -v "$1" >/dev/null && return 0
+	skip_part "$2: no $1"
+	return 1
+}
+
+# odirect_works FILE: a 4 KiB O_DIRECT read of FILE by dd, not by flashbench:
+# tells whether the file system under FILE takes O_DIRECT at all
+odirect_works() { dd if="$1" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null; }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
@@ -75,10 +121,35 @@ make_loop() {
 	echo "$dev"
 }
 
+# The lock on /dev/zram0 that every suite on this machine takes (flock on a
+# file named for the device), so that two suites never share the device. A
+# holder process keeps it until this test has reset zram0 and removed $T
+# (make_zram often runs in a subshell, whose own descriptors close at once).
+ZRAM_LOCK=${ZRAM_LOCK:-/run/lock/flashbench.zram0.lock}
+_lock_zram() {
+	[ -e "$T/.zramlock" ] && return 0
+	[ -d "${ZRAM_LOCK%/*}" ] || ZRAM_LOCK=/tmp/${ZRAM_LOCK##*/}
+	( exec 9>>"$ZRAM_LOCK"
+	  flock -w 240 9 || exit 1
+	  : > "$T/.zramlock"
+	  while [ -d "$T" ] && kill -0 "$_test_pid" 2>/dev/null; do sleep 0.2; done
+	  [ -e "$T/.zram" ] && echo 1 > /sys/block/zram0/reset	# the test was killed
+	) </dev/null >/dev/null 2>&1 &
+	local holder=$! _
+	for _ in $(seq 1 2500); do
+		[ -e "$T/.zramlock" ] && return 0
+		kill -0 "$holder" 2>/dev/null || break
+		sleep 0.1
+	done
+	skip "zram0 stayed locked by another test run ($ZRAM_LOCK)"
+}
+
 # make_zram SIZE: configure /dev/zram0 if present and unused; reset at exit
 make_zram() {
 	need_root
 	[ -e /sys/block/zram0/disksize ] || skip "no zram"
+	command -v flock >/dev/null || skip "no flock to lock zram0 with"
+	_lock_zram
 	[ "$(cat /sys/block/zram0/disksize)" = 0 ] || skip "zram0 in use"
 	: > "$T/.zram"
 	echo "$1" > /sys/block/zram0/disksize || skip "cannot size zram0"
@@ -97,7 +168,7 @@ run() {
 # expect_schema FILE [WHAT]: FILE holds one JSON document valid against
 # doc/flashbench.schema.json (checked with python3 when there is one)
 expect_schema() {
-	command -v python3 >/dev/null || return 0
+	have_tool python3 "the schema check of ${2:-$1}" || return 0
 	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$1" >&2 ||
 		fail "${2:-$1}: the JSON document breaks doc/flashbench.schema.json"
 }
@@ -105,3 +176,18 @@ expect_schema() {
 expect_rc() { [ "$rc" = "$1" ] || fail "exit $rc, want $1; stderr: $errout; stdout: $(printf '%s' "$out" | head -n 5)"; }
 expect_out() { printf '%s\n' "$out" | grep -qE -- "$1" || fail "stdout lacks /$1/: $(printf '%s' "$out" | head -n 20)"; }
 expect_err() { printf '%s\n' "$errout" | grep -qE -- "$1" || fail "stderr lacks /$1/: $errout"; }
+
+# expect_usage_error NAMED...: exit 2, nothing on stdout, and stderr is exactly
+# one line "flashbench: ..." holding each NAMED text (the option and the value
+# as typed, e.g. --blocksize=4K)
+expect_usage_error() {
+	local n
+	expect_rc 2
+	[ -z "$out" ] || fail "usage error printed on stdout: $(printf '%s' "$out" | head -n 3)"
+	[ -n "$errout" ] && [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] ||
+		fail "want one line on stderr, got: '$errout'"
+	case $errout in flashbench:\ *) ;; *) fail "not a flashbench: message: $errout" ;; esac
+	for n in "$@"; do
+		case $errout in *"$n"*) ;; *) fail "the message does not name '$n': $errout" ;; esac
+	done
+}

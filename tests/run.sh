@@ -9,7 +9,10 @@
 # Results print in file order; a passing test's lines starting with
 # "pending " (work known to be left, e.g. layer rules) are shown under it.
 # A passing test's lines starting with "# " are shown too (reports such as
-# the calibration table).
+# the calibration table), and so are its "skip part: REASON" lines (a part
+# it could not run here). The last line counts skipped tests and skipped
+# parts by reason. Under CI=true, tests/lib.sh fails a test that skips for
+# want of a tool .ci/run installs (tests/ci-tools).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
@@ -27,6 +30,7 @@ for t in "$UNIT_DIR"/test_*; do
 	if [ $rc -eq 77 ]; then
 		u_skipped=$((u_skipped + 1))
 		printf 'skip unit %s: %s\n' "$(basename "$t")" "$line"
+		printf '%s\n' "${line#skip: }" >>"$work/.skips"
 		continue
 	fi
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
@@ -58,13 +62,13 @@ tests=() serial=()
 for t in "$here"/it/*.sh; do
 	[ -f "$t" ] || continue
 	tests+=("$t")
-	grep -q 'make_zram' "$t" && serial+=("$t")
+	grep -qE 'make_zram|use_zram' "$t" && serial+=("$t")
 done
 
 i_passed=0 i_failed=0 i_skipped=0 next=0
 # report_done: prints, in file order, every finished test not yet printed
 report_done() {
-	local t name rc out ms
+	local t name rc out ms reason
 	while [ "$next" -lt "${#tests[@]}" ]; do
 		t=${tests[$next]}; name=$(basename "$t" .sh)
 		[ -f "$work/$name.rc" ] || return 0
@@ -73,8 +77,13 @@ report_done() {
 		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%d.%01ds)\n' "$name" $((ms / 1000)) $((ms % 1000 / 100))
 		   # work a passing test knows is left to do
 		   printf '%s\n' "$out" | grep '^pending ' | sed 's/^/     /'
-		   printf '%s\n' "$out" | grep '^# ' ;;	# a report the test wants shown (calibration)
-		77) i_skipped=$((i_skipped + 1)); printf 'skip %s: %s\n' "$name" "$(printf '%s\n' "$out" | tail -n 1)" ;;
+		   printf '%s\n' "$out" | grep '^# '	# a report the test wants shown (calibration)
+		   printf '%s\n' "$out" | grep '^skip part: ' | sed 's/^/     /'
+		   printf '%s\n' "$out" | sed -n 's/^skip part: \(.*\)/part: \1/p' >>"$work/.skips" ;;
+		77) i_skipped=$((i_skipped + 1))
+		    reason=$(printf '%s\n' "$out" | tail -n 1)
+		    printf 'skip %s: %s\n' "$name" "$reason"
+		    printf '%s\n' "${reason#skip: }" >>"$work/.skips" ;;
 		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
 		esac
 		next=$((next + 1))
@@ -99,5 +108,11 @@ report_done
 
 echo "unit checks: $u_passed passed, $u_failed failed ($u_skipped test programs skipped)"
 echo "integration tests: $i_passed passed, $i_failed failed, $i_skipped skipped"
-echo "$((u_passed + i_passed)) passed, $((u_failed + i_failed)) failed, $((u_skipped + i_skipped)) skipped"
+# skipped tests and parts by reason, most frequent first: "(2 needs root; part: 1 ...)"
+by_reason=""
+if [ -s "$work/.skips" ]; then
+	by_reason=" ($(sort "$work/.skips" | uniq -c | sort -k1,1nr -k2 |
+		sed -E 's/^ *([0-9]+) (part: )?(.*)/\2\1 \3/' | paste -sd';' | sed 's/;/; /g'))"
+fi
+echo "$((u_passed + i_passed)) passed, $((u_failed + i_failed)) failed, $((u_skipped + i_skipped)) skipped$by_reason"
 [ $((u_failed + i_failed)) -eq 0 ]

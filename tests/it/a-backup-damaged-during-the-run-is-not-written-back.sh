@@ -5,6 +5,7 @@
 # data, and does not advise a --restore that would refuse B (which it does).
 . "$(dirname "$0")/../lib.sh"
 img=$(random_image card.img 32M)
+odirect_works "$img" || skip "O_DIRECT does not work on $(dirname "$img")"
 
 for damage in alter truncate; do
 	rm -f "$T/saved"
@@ -15,7 +16,8 @@ for damage in alter truncate; do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.01
 	done
-	kill -STOP "$pid" 2>/dev/null || skip "-O ended before the backup could be damaged"
+	kill -STOP "$pid" 2>/dev/null ||
+		fail "$damage: -O ended before the backup could be damaged: $(cat "$T/err")"
 	size=$(stat -c %s "$T/saved")
 	if [ $damage = alter ]; then
 		printf 'X' | dd of="$T/saved" bs=1 seek=$((size - 4096)) conv=notrunc status=none

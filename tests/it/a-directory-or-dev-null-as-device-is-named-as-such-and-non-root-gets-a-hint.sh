@@ -16,7 +16,10 @@ expect_err "out: cannot open the output file: No such file or directory"
 img=$(make_file card.img 16M)
 chmod 600 "$img"
 chmod 755 "$T"
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+half="the hint to a user who is not root"
+if [ "$(id -u)" != 0 ]; then
+	skip_part "$half: needs root (to become another user)"
+elif have_tool setpriv "$half"; then
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$FB" -a "$img"
 	expect_rc 1
 	expect_err "card.img: Permission denied \(cards need root: try sudo\)$"

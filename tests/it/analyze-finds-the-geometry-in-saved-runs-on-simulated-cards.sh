@@ -8,12 +8,13 @@ check_card() {	# spec erase-size-text erasesize-bytes open-au
 	local spec=$1 etext=$2 e=$3 oa=$4 f="$T/run.txt"
 	{
 		echo "\$ flashbench -a $spec"
-		"$FB" -a "$spec" || return 1
+		"$FB" -a "$spec" || fail "$spec: -a failed"
 		for n in $(seq 1 $((oa + 1))); do
 			echo "\$ flashbench -O --open-au-nr=$n --erasesize=$e --blocksize=16K --offset=$((8 * e)) $spec"
-			"$FB" -O --open-au-nr=$n --erasesize=$e --blocksize=16K --offset=$((8 * e)) "$spec" || return 1
+			"$FB" -O --open-au-nr=$n --erasesize=$e --blocksize=16K --offset=$((8 * e)) "$spec" ||
+				fail "$spec: -O --open-au-nr=$n failed"
 		done
-	} > "$f" || fail "$spec: a run failed"
+	} > "$f"
 	run "$FB" --analyze "$f"; expect_rc 0
 	expect_out "erase size: $etext \((high|medium|low) confidence\)"
 	expect_out "open AUs, linear, $etext: $oa \((high|medium) confidence\)"

@@ -5,7 +5,9 @@
 # up to +-10%, random writes fast only above a mapping unit, 128KiB..16MiB and
 # 3*2^n erase blocks). Prints, per confidence level, how often each verdict was
 # right; fails when a "high" verdict is ever wrong or "medium" is right in less
-# than 90% of its cases. Accuracy (exact answers) is printed as well.
+# than 90% of its cases. Accuracy (exact answers) is printed too and has
+# floors, per verdict and per erase-size class: an "unknown" is never wrong,
+# so without them a rule that stops finding 128KiB erase blocks would pass.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 
@@ -74,6 +76,7 @@ levels = ("high", "medium", "low", "none")
 kinds = ("erase size", "open AUs linear", "open AUs random")
 table = {(k, l): [0, 0] for k in kinds for l in levels}  # right, total
 exact = {k: 0 for k in kinds}
+by_class = {}  # (kind, erase size) -> [exact, total]
 wrong = []
 errors = []
 with ThreadPoolExecutor(max_workers=2) as ex:
@@ -95,6 +98,9 @@ with ThreadPoolExecutor(max_workers=2) as ex:
             table[(kind, conf)][0] += right
             table[(kind, conf)][1] += 1
             exact[kind] += is_exact
+            cell = by_class.setdefault((kind, c["erase"]), [0, 0])
+            cell[0] += is_exact
+            cell[1] += 1
             if not right and conf in ("high", "medium"):
                 wrong.append(f"{c['spec']}: {kind} {got}{'+' if at_least else ''} (want {want}), {conf}")
 
@@ -108,7 +114,31 @@ for k in kinds:
         cells.append(f"{r}/{t} {100.0 * r / t:5.1f}%" if t else "-")
     print(f"#   {k:18}" + "".join(f"{x:>16}" for x in cells))
 print("#   exact: " + ", ".join(f"{k} {100.0 * exact[k] / max(n, 1):.1f}%" for k in kinds))
+def size_name(b):
+    return f"{b // M}M" if b % M == 0 else f"{b // K}K"
+print("#   exact per erase size: " + ", ".join(
+    f"{size_name(e)} " + "/".join(f"{100.0 * by_class[(k, e)][0] / by_class[(k, e)][1]:.0f}"
+                                  for k in kinds if (k, e) in by_class)
+    for e in erase_sizes if ("erase size", e) in by_class) + "% (erase size/linear/random)")
 fail = False
+# Accuracy floors: "unknown" is never wrong, but a rule that answers
+# "unknown" where it should know must fail too. Exact answers per verdict
+# over all cards, and per erase-size class (each class holds ~1/12 of them).
+FLOOR = {"erase size": 98.0, "open AUs linear": 97.0, "open AUs random": 93.0}
+CLASS_FLOOR = {"erase size": 90.0, "open AUs linear": 85.0, "open AUs random": 70.0}
+for k in kinds:
+    if n and 100.0 * exact[k] / n < FLOOR[k]:
+        print(f"FAIL: {k} exact on {100.0 * exact[k] / n:.1f}% of {n} cards (want >= {FLOOR[k]:.0f}%)")
+        fail = True
+    for e in erase_sizes:
+        r, t = by_class.get((k, e), (0, 0))
+        if t >= 5 and 100.0 * r / t < CLASS_FLOOR[k]:
+            print(f"FAIL: {k} exact on {r}/{t} cards with {size_name(e)} erase blocks "
+                  f"(want >= {CLASS_FLOOR[k]:.0f}% per erase size)")
+            fail = True
+        elif t < 5 and ncards >= 200:
+            print(f"FAIL: only {t} cards with {size_name(e)} erase blocks: the matrix does not cover it")
+            fail = True
 for l, need in (("high", 100.0), ("medium", 90.0)):
     r = sum(table[(k, l)][0] for k in kinds)
     t = sum(table[(k, l)][1] for k in kinds)

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # -h and --help list every option, short and long (the original's help
-# left out -a, -i and -p), and exit 0.
+# left out -a, -i and -p), and exit 0. The list is the option table in
+# flashbench.c (long_options and the getopt string), so an option added
+# there and not to the help fails here.
 . "$(dirname "$0")/../lib.sh" || exit 1
+src=$TESTS_DIR/../flashbench.c
+[ -f "$src" ] || fail "no $src"
 
+longs=$(sed -n '/^static const struct option long_options\[\] = {/,/^};/p' "$src" |
+	grep -oE '^[[:space:]]*\{ *"[a-z][a-z0-9-]*"' | grep -oE '[a-z][a-z0-9-]*')
+shorts=$(grep -oE 'getopt_long\(argc, argv, "[^"]*"' "$src" | sed -E 's/.*"(.*)"/\1/' | tr -d ':')
+[ "$(printf '%s\n' "$longs" | wc -l)" -ge 30 ] || fail "found only these long options in $src: $longs"
+[ "${#shorts}" -ge 10 ] || fail "found no getopt string in $src: '$shorts'"
+
+opts=$(printf -- '--%s\n' $longs; printf '%s' "$shorts" | sed 's/./-&\n/g')
 for h in -h --help; do
 	run "$FB" "$h"
 	expect_rc 0
-	for o in -a --align -O --open-au --open-au-nr -r --random --offset -f --find-fat --fat-nr \
-		-s --scatter --scatter-order --scatter-span -o --out -i --interval --interval-order \
-		-p --program -c --count -b --blocksize -e --erasesize -v --verbose -h --help \
-		-V --version --discard; do
+	for o in $opts; do
 		printf '%s\n' "$out" | grep -qE -- "(^|[ ,])$o([ ,=]|$)" || fail "$h does not list $o"
 	done
 done
+exit 0

@@ -26,11 +26,11 @@ for p in $presets; do in_page ".B $p" || fail "man page lacks sim: preset $p"; d
 
 for code in 0 1 2 130; do grep -qx ".B $code" "$page" || fail "EXIT STATUS lacks $code"; done
 
-if command -v groff >/dev/null; then
+if have_tool groff "the groff warnings check"; then
 	warnings=$(groff -man -w all -z "$page" 2>&1)
 	[ -z "$warnings" ] || fail "groff: $warnings"
 fi
-if command -v man >/dev/null; then
+if have_tool man "the rendering check (man -l, 80 columns)"; then
 	text=$(MANWIDTH=80 man -l "$page" 2>/dev/null)
 	printf '%s\n' "$text" | grep -q "^EXIT STATUS" || fail "man -l does not render the page"
 	long=$(printf '%s\n' "$text" | LC_ALL=C.UTF-8 grep -E '^.{81,}')

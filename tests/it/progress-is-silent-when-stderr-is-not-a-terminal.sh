@@ -2,9 +2,9 @@
 # Redirected or piped, a long run prints no progress at all: saved output and
 # mail posts stay clean, even when stdout is a terminal.
 . "$(dirname "$0")/../lib.sh"
-command -v script >/dev/null || skip "no script(1)"
+need_tool script
 img=$(make_file card.img 64M)
-"$FB" -a -c 1 "$img" >/dev/null 2>&1 || skip "O_DIRECT does not work on $(dirname "$img")"
+odirect_works "$img" || skip "O_DIRECT does not work on $(dirname "$img")"
 
 # a --count that makes -a run about 1.5 s on this machine
 count=$(align_count_for "$img" 1500)

@@ -4,6 +4,7 @@
 # at most ~40 MiB (marked L) also on a loop device. Lines the posts garbled
 # when their line breaks were lost ("--open- au-nr", "1677721--blocksize")
 # are given with the break restored; "$[...]" is bash arithmetic, as typed.
+# Each prints the table it asks for (rows, sizes and columns checked).
 . "$(dirname "$0")/../lib.sh" || exit 1
 . "$TESTS_DIR/formats.sh" || exit 1
 M=$((1 << 20))
@@ -40,9 +41,36 @@ cmds=(
 	'-|DEV --open-au --erasesize=$[2*1024*1024] --blocksize=$[4*1024] --open-au-nr=10'
 )
 
-# try WHERE DEVICE: runs each command with DEV replaced
+# check_output DEVSIZE ARGS...: $out is the table the arguments ask for: the
+# -a rows down to twice the block size, or one rate line per chunk size from
+# the erase size down to the block size, with a rate per erase block for
+# --findfat (the defaults are 16KiB blocks, 4MiB erase blocks, 6 for --fat-nr)
+check_output() {
+	local size=$1 test="" b=16384 e=$((4 << 20)) fat=6
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-a) test=align ;;
+		-O | --open-au) test=open-au ;;
+		--findfat) test=find-fat ;;
+		--blocksize) b=$2; shift ;;
+		--blocksize=*) b=${1#*=} ;;
+		--erasesize=*) e=${1#*=} ;;
+		--fat-nr=*) fat=${1#*=} ;;
+		esac
+		shift
+	done
+	case $test in
+	align) check_align_table "$b" "$size" ;;
+	open-au) check_rate_table "$e" "$b" 1 ;;
+	find-fat) check_rate_table "$e" "$b" "$fat" ;;
+	*) fail "no test in the command line" ;;
+	esac
+}
+
+# try WHERE DEVICE SIZE: runs each command with DEV replaced, checks its table
 try() {
-	local where=$1 dev=$2 c line
+	local where=$1 dev=$2 size=$3 c line
 	for c in "${cmds[@]}"; do
 		[ "$where" = sim ] || [ "${c%%|*}" = L ] || continue
 		line=${c#*|}
@@ -50,12 +78,14 @@ try() {
 		run bash -c "\"\$0\" $line" "$FB"
 		[ "$rc" = 0 ] || fail "$where: flashbench $line: exit $rc: $errout"
 		[ -n "$out" ] || fail "$where: flashbench $line: no output"
+		eval "set -- $line"	# the arguments as bash gave them to flashbench
+		( check_output "$size" "$@" ) || fail "$where: flashbench $line: not the table it asks for"
 	done
 }
 
-try sim "sim:size=4G,erasesize=4M"
+try sim "sim:size=4G,erasesize=4M" $((4 << 30))
 need_root
 f=$(make_file card 1G)
 use_loop "$f"
-try loop "$LOOP"
+try loop "$LOOP" $((1 << 30))
 exit 0

@@ -1,0 +1,55 @@
+/*
+ * --auto --destructive's hook for --class (checks/class.c): when a claim is
+ * known (the card's SD Status, or --claim), the class check runs after the
+ * capacity check and the write phase, inside the real size and within what
+ * --max-write leaves; its verdict joins the report's first lines.
+ */
+#include <stdlib.h>
+
+#include "auto/auto_state.h"
+#include "lib/msg.h"
+#include "lib/units.h"
+#include "vm.h"
+
+void auto_run_class(struct autostate *s)
+{
+	struct class_opts co = { .claim = s->o->claim, .sysfs_root = "/sys" };
+	struct class_result *r = calloc(1, sizeof *r);
+	char err[1024] = "", line[1024], a[FMT_BUF];
+
+	if (!r)
+		return;
+	/* the erase size the run found, as --erasesize would give it */
+	if (s->erase.bytes && s->erase.conf >= CONF_LOW && s->erase.bytes % s->d->lbs == 0) {
+		co.erasesize = s->erase.bytes;
+		co.erase_source = "--auto's alignment estimate";
+	}
+	if (class_prepare(s->d, &co, r, err, sizeof err) < 0 || !r->nclaims) {
+		if (err[0])
+			warnx_fb("--auto: class check not run: %s", err);
+		free(r);
+		return;
+	}
+	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
+	if (s->max_write && r->plan.total_bytes > left) {
+		warnx_fb("--auto: class check not run: it writes up to %s, --max-write leaves %s",
+			 fmt_size(line, r->plan.total_bytes), fmt_size(a, left));
+		free(r);
+		return;
+	}
+	class_plan_line(line, sizeof line, s->d, r);
+	warnx_fb("%s", line);
+	if (class_run(s->d, &co, r, err, sizeof err) < 0) {
+		if (err[0])
+			warnx_fb("--auto: class check: %s", err);
+		if (!r->restored)
+			warnx_fb("--auto: class check: %s", r->restore_error);
+		if (r->interrupted || vm_stop_requested) {
+			s->status = 130;
+			s->stop = true;
+		} else if (r->failed || !r->restored) {
+			s->status = 1;
+		}
+	}
+	s->cls = r;
+}

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# `make mutate`: the mutation score. Each mutant below is one small bug: a
+# substitution in one line of one file. It is applied to a copy of the tree
+# (the working tree is never touched), the copy is rebuilt, and the tests
+# that should notice the bug run against it; the first that fails kills it.
+# Prints "killed", "SURVIVED" or "ERROR" per mutant, then the score.
+# Exit 0 only if every mutant chosen was killed.
+#
+#   bench/mutate.sh [all | ci | NAME...]   (make mutate MUTANTS=ci)
+#   bench/mutate.sh --list
+#   bench/mutate.sh --check     (only: does each mutant still apply?)
+#
+# "ci" is the fixed handful .ci/run runs (fast ones, killed by unit tests or a
+# short integration test). A mutant whose line is gone or no longer unique
+# (someone changed the code) is an ERROR, never "killed": update its FROM.
+# So is one that no longer builds, and one whose tests fail or skip without
+# the mutant (they cannot judge it).
+#
+# Adding a mutant: one line `m NAME LAYER FILE FROM TO TESTS [ci]`.
+#   FROM  text found on exactly one line of FILE (keep it short, but unique)
+#   TO    what replaces FROM on that line (the rest of the line stays)
+#   TESTS space-separated: test_NAME (a unit test in build/tests) or the name
+#         of a tests/it script without .sh; the cheapest that should kill
+#         it first. "all" runs the whole `make check`.
+# Choose a line that states a rule a test's name promises (not one that
+# only moves text around), and one that other work is unlikely to rewrite.
+# A new feature adds its mutants here.
+set -u
+{	# read whole before it runs: editing this file during a run cannot derail it
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+NAMES=() LAYERS=() FILES=() FROMS=() TOS=() TESTS=() CIS=()
+m() {
+	NAMES+=("$1") LAYERS+=("$2") FILES+=("$3") FROMS+=("$4") TOS+=("$5") TESTS+=("$6") CIS+=("${7:-}")
+}
+
+# ---- measurement (measure/*): the original's I/O and the figures from it ----
+m align-diff-halves-the-sum measurement measure/measure.c \
+	'row->on_ns - (row->pre_ns + row->post_ns) / 2;' 'row->on_ns - (row->pre_ns + row->post_ns) / 3;' \
+	'json-of-every-test-on-a-sim-card-parses-and-holds-the-text-output-data sim-align-diff-is-high-from-the-erase-size-up-and-lower-below'
+m align-on-block-straddles-at-its-middle measurement measure/measure.c \
+	'align_sweep(prog, place, n, -bs / 2),' 'align_sweep(prog, place, n, -bs / 4),' \
+	'align-reads-seven-places-pre-then-on-then-post-per-try-on-a-simulated-card'
+m align-top-is-size-over-seven measurement measure/measure.c \
+	'while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS)' 'while (top < (size + ALIGN_POSITIONS - 1) / ALIGN_POSITIONS / 2)' \
+	'align-prints-the-full-table-on-a-regular-file'
+m align-has-three-times-power-of-two-rows measurement measure/measure.c \
+	'add_boundary(a / 4 * 3, bs, lbs, out, &n, max);' ';' \
+	'align-prints-the-full-table-on-a-regular-file'
+m open-au-writes-0x5a measurement measure/measure_rates.c \
+	'vm_op(prog, VM_WRITE_5A, 0, 0, NULL);' 'vm_op(prog, VM_WRITE_ONES, 0, 0, NULL);' \
+	'open-au-writes-0x5a-to-erase-blocks-twelve-erase-sizes-apart-in-a-scrambled-order'
+m find-fat-erase-blocks-are-adjacent measurement measure/measure_rates.c \
+	'(int)p->fat_nr, 1, 0, p->erasesize);' '(int)p->fat_nr, 1, 0, 2 * p->erasesize);' \
+	'find-fat-writes-each-leading-erase-block-whole-per-block-size'
+m rate-rows-go-down-to-the-block-size measurement measure/measure_rates.c \
+	'bs >= p->blocksize && n < 64; bs /= 2)' 'bs > p->blocksize && n < 64; bs /= 2)' \
+	'open-au-prints-padded-rate-lines-on-a-regular-file'
+
+# ---- the VM (vm.c): generators and reductions ----
+m vm-min-keeps-the-smallest vm vm.c \
+	'r->ns < f->best.ns))' 'r->ns > f->best.ns))' \
+	'test_vm' ci
+m vm-average-divides-by-the-count vm vm.c \
+	'r.ns = f->ns / f->n;' 'r.ns = f->ns / (f->n + 1);' \
+	'test_vm' ci
+m vm-rate-is-bytes-per-second vm vm.c \
+	'r.rate = (double)f->bytes * 1e9 / (double)f->ns;' 'r.rate = (double)f->bytes * 1e6 / (double)f->ns;' \
+	'test_vm'
+m vm-first-failure-is-kept vm vm.c \
+	'if (c->nfailures++ == 0)' 'if (c->nfailures++ == 1)' \
+	'test_vm io-error-mid-test-is-reported-with-its-offset'
+m vm-lfsr-stays-in-range vm vm.c \
+	'if ((uint64_t)s - 1 < l->n)' 'if ((uint64_t)s - 1 <= l->n)' \
+	'test_vm'
+
+# ---- the device layer (dev.c, backends/) ----
+m dev-counts-bytes-read device dev.c \
+	'd->bytes_read += len;' 'd->bytes_read += len / 2;' \
+	'test_dev' ci
+m dev-refuses-a-range-past-the-end device dev.c \
+	'return len && off <= d->size && len <= d->size - off &&' 'return len && off <= d->size &&' \
+	'test_dev'
+m file-bracket-holds-only-the-io device backends/dev_file.c \
+	'int r = fd_transfer(d->fd, buf, len, off, write);' 'int r = (fsync(d->fd), fd_transfer(d->fd, buf, len, off, write));' \
+	'test_timing_bracket' ci
+m file-discard-punches-the-range device backends/dev_file.c \
+	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0)' \
+	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len / 2) < 0)' \
+	'discard-clears-the-range-and-nothing-else-on-a-regular-file'
+
+# ---- safety (safety/*, the guards in flashbench.c) ----
+m refuses-a-mounted-device safety safety/safety_target.c \
+	'if (mountinfo_each(src->mountinfo, family_mount, ms)) {' 'if (0 && mountinfo_each(src->mountinfo, family_mount, ms)) {' \
+	'test_safety open-au-refuses-a-loop-device-whose-ext4-filesystem-is-mounted'
+m refuses-a-read-only-device safety safety/safety_target.c \
+	'if (r == 0 && is_read_only(&fam.m[0])) {' 'if (r == 0 && 0 && is_read_only(&fam.m[0])) {' \
+	'test_safety open-au-refuses-a-read-only-loop-device-in-one-line'
+m refuses-the-device-as-output safety safety/safety_target.c \
+	'if (S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {' \
+	'if (0 && S_ISREG(dev.st_mode) && dev.st_dev == out->st_dev && dev.st_ino == out->st_ino) {' \
+	'test_safety outputs-that-are-the-device-or-back-it-are-refused-before-any-io'
+m restore-writes-back-every-chunk safety safety/preserve.c \
+	'e = full_io(pv.fd, (void *)src, c, off, true);' 'e = full_io(pv.fd, (void *)src, c / 2, off, true);' \
+	'preserve-and-ctrl-c-during-open-au-leave-the-loop-device-unchanged'
+m a-damaged-backup-is-not-written-back safety safety/preserve.c \
+	'if (pv.backup_fd >= 0 && (r = backup_verify_data(pv.backup_fd, &pv.meta, pv.chunk)) != 0) {' \
+	'if (0 && pv.backup_fd >= 0 && (r = backup_verify_data(pv.backup_fd, &pv.meta, pv.chunk)) != 0) {' \
+	'a-backup-damaged-during-the-run-is-not-written-back'
+m a-usage-error-names-the-option safety flashbench.c \
+	'usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",' \
+	'usage_error("%.0s%.0s%.0s--%s %s", option_name(c), *o->given[c] ? "=" : "",' \
+	'capacity-bad-input-is-one-line-exit-2-and-no-io' ci
+
+# ---- analysis (analyze/*) ----
+m erase-size-rule-starts-at-128k analysis analyze/analyze_align_levels.c \
+	'if (l->lv[k].at >= ERASE_MIN && l->lv[k].at <= ERASE_MAX' 'if (l->lv[k].at > ERASE_MIN && l->lv[k].at <= ERASE_MAX' \
+	'auto-confidence-is-calibrated-on-a-matrix-of-cards-with-real-card-phenomena'
+m open-au-collapse-is-a-drop-per-halving analysis analyze/analyze.h \
+	'#define STEP_COLLAPSE 0.75' '#define STEP_COLLAPSE 0.3' \
+	'test_analyze analyze-finds-the-geometry-in-saved-runs-on-simulated-cards'
+m erase-step-ratio analysis analyze/analyze.h \
+	'#define STEP_RATIO 1.5' '#define STEP_RATIO 3.0' \
+	'test_analyze analyze-reaches-the-experts-conclusions-on-each-seed-post'
+
+# ---- renderers (report/*, lib/units.c) ----
+m json-align-rows-carry-positions renderers report/report_json.c \
+	'jw_int(w, "positions", row->positions);' ';' \
+	'every-document-kind-carries-every-field-the-schema-requires'
+m json-on-is-the-on-time renderers report/report_json.c \
+	'ns_or_null(w, "on_ns", row->on_ns, row->failed);' 'ns_or_null(w, "on_ns", row->pre_ns, row->failed);' \
+	'json-of-every-test-on-a-sim-card-parses-and-holds-the-text-output-data'
+m text-fields-are-padded-to-seven renderers report/report_text.c \
+	'fprintf(f, "%-7s ", s);' 'fprintf(f, "%-6s ", s);' \
+	'open-au-prints-padded-rate-lines-on-a-regular-file'
+m svg-scatter-points-hold-their-values renderers report/report_svg.c \
+	'series_add(&c->s[0], r->points[i].off, r->points[i].min_ns, r->points[i].failed);' \
+	'series_add(&c->s[0], r->points[i].off, r->points[i].min_ns / 2, r->points[i].failed);' \
+	'plot-draws-a-well-formed-svg-with-every-data-point-for-align-open-au-find-fat-and-scatter'
+m times-switch-to-ms-at-1000us renderers lib/units.c \
+	'{ 1e3, 3, "µs" }, { 1e6, 3, "ms" }, { 1e9, 4, "s" },' '{ 1e3, 3, "µs" }, { 1e7, 3, "ms" }, { 1e9, 4, "s" },' \
+	'test_units' ci
+
+# ---- advice (auto/advice.c) ----
+m ext4-stride-is-one-page advice auto/advice.c \
+	'a->stride = page >= 4096 ? page / 4096 : 1;' 'a->stride = page >= 4096 ? page / 2048 : 1;' \
+	'auto-json-is-one-document-with-verdicts-cost-and-raw-data'
+m ext4-stripe-is-one-erase-block advice auto/advice.c \
+	'a->stripe_width = a->au / 4096 ? a->au / 4096 : 1;' 'a->stripe_width = a->au / 8192 ? a->au / 8192 : 1;' \
+	'auto-json-is-one-document-with-verdicts-cost-and-raw-data'
+m partitions-start-on-an-erase-block advice auto/advice.c \
+	'a->start = a->unit;' 'a->start = a->unit / 2;' \
+	'test_auto auto-json-is-one-document-with-verdicts-cost-and-raw-data'
+
+# ---- capacity (checks/capacity.c) ----
+m a-genuine-card-is-genuine capacity checks/capacity.c \
+	'} else if (r->real_hi < r->advertised) {' '} else if (r->real_hi <= r->advertised) {' \
+	'capacity-finds-every-simulated-fake-with-its-real-size-and-flags-no-genuine-card'
+m a-wrapping-fake-is-found-where-it-wraps capacity checks/capacity.c \
+	'r->real_lo = r->real_hi = c->min_alias;' 'r->real_lo = r->real_hi = c->min_alias * 2;' \
+	'capacity-finds-every-simulated-fake-with-its-real-size-and-flags-no-genuine-card'
+m labels-are-compared-whole capacity checks/capacity.c \
+	'if (memcmp(p, c->expect, c->u) != 0)' 'if (memcmp(p, c->expect, 64) != 0)' \
+	'test_capacity' ci
+
+# ---------------------------------------------------------------------------
+
+# --check: only whether each mutant still applies (its FROM on exactly one line)
+if [ "${1:-}" = --check ]; then
+	bad=0
+	for i in "${!NAMES[@]}"; do
+		n=$(grep -cF -- "${FROMS[i]}" "$root/${FILES[i]}" 2>/dev/null)
+		[ "${n:-0}" = 1 ] && continue
+		echo "ERROR    ${NAMES[i]} (${FILES[i]}): no longer applies: '${FROMS[i]}' is on ${n:-0} lines, not 1"
+		bad=1
+	done
+	[ "$bad" = 0 ] && echo "all ${#NAMES[@]} mutants apply"
+	exit "$bad"
+fi
+if [ "${1:-}" = --list ] || [ "${1:-}" = -l ]; then
+	for i in "${!NAMES[@]}"; do
+		printf '%-42s %-12s %s%s\n' "${NAMES[i]}" "${LAYERS[i]}" "${FILES[i]}" "${CIS[i]:+  (ci)}"
+	done
+	exit 0
+fi
+
+# the mutants chosen
+chosen=()
+[ $# -gt 0 ] || set -- all
+for a in "$@"; do
+	found=0
+	for i in "${!NAMES[@]}"; do
+		if [ "$a" = all ] || { [ "$a" = ci ] && [ -n "${CIS[i]}" ]; } || [ "$a" = "${NAMES[i]}" ]; then
+			chosen+=("$i"); found=1
+		fi
+	done
+	[ "$found" = 1 ] || { echo "mutate: no mutant named $a (bench/mutate.sh --list)" >&2; exit 2; }
+done
+
+work=$(mktemp -d /tmp/fbmutate.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tree=$work/tree
+mkdir "$tree"
+# the tree as it is (tracked and new files, not build output)
+(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+	tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$tree" -xf - ||
+	{ echo "mutate: cannot copy the tree" >&2; exit 2; }
+
+# what the chosen mutants need built and run
+units=() its=() whole=0
+for i in "${chosen[@]}"; do
+	for t in ${TESTS[i]}; do
+		case $t in
+		all) whole=1 ;;
+		test_*) case " ${units[*]} " in *" $t "*) ;; *) units+=("$t") ;; esac ;;
+		*) [ -f "$tree/tests/it/$t.sh" ] || { echo "mutate: ${NAMES[i]}: no test $t" >&2; exit 2; }
+		   case " ${its[*]} " in *" $t "*) ;; *) its+=("$t") ;; esac ;;
+		esac
+	done
+done
+targets=(flashbench)
+for u in "${units[@]}"; do targets+=("build/tests/$u"); done
+build() { make -s -C "$tree" "${targets[@]}" >"$work/build.log" 2>&1; }
+
+# run_test NAME: 0 pass, 77 skip, else fail; output in $work/test.out
+run_test() {
+	case $1 in
+	all) FB_TEST_JOBS=${FB_TEST_JOBS:-2} make -s -C "$tree" check >"$work/test.out" 2>&1 ;;
+	test_*) timeout 300 "$tree/build/tests/$1" >"$work/test.out" 2>&1 ;;
+	*) FLASHBENCH=$tree/flashbench timeout 300 bash "$tree/tests/it/$1.sh" >"$work/test.out" 2>&1 </dev/null ;;
+	esac
+}
+
+echo "mutate: building the copy in $tree"
+build || { echo "mutate: the unmutated tree does not build:"; tail -n 20 "$work/build.log"; exit 2; }
+# Each test must pass without any mutant, or its verdict on one means nothing.
+echo "mutate: ${#chosen[@]} mutants; first their $((${#units[@]} + ${#its[@]} + whole)) tests without any"
+declare -A usable=()
+for t in "${units[@]}" "${its[@]}" $([ "$whole" = 1 ] && echo all); do
+	run_test "$t"; rc=$?
+	if [ "$rc" = 0 ]; then
+		usable[$t]=1
+	else
+		echo "mutate: $t does not pass without a mutant (exit $rc): $(tail -n 2 "$work/test.out" | tr '\n' ' ')"
+	fi
+done
+
+killed=0 survived=0 errors=0
+for i in "${chosen[@]}"; do
+	name=${NAMES[i]} f=$tree/${FILES[i]} from=${FROMS[i]} to=${TOS[i]}
+	what="$name (${LAYERS[i]}, ${FILES[i]})"
+	if [ ! -f "$f" ]; then
+		echo "ERROR    $what: the file is gone"; errors=$((errors + 1)); continue
+	fi
+	n=$(grep -cF -- "$from" "$f")
+	if [ "$n" != 1 ]; then
+		echo "ERROR    $what: no longer applies: '$from' is on $n lines, not 1"
+		errors=$((errors + 1)); continue
+	fi
+	cp "$f" "$work/orig"
+	FROM=$from TO=$to awk '{
+		i = index($0, ENVIRON["FROM"])
+		if (i) $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"]))
+		print }' "$work/orig" >"$f"
+	verdict="" by=""
+	if cmp -s "$f" "$work/orig"; then
+		verdict=ERROR by="the substitution changes nothing"
+	elif ! build; then
+		verdict=ERROR by="does not build: $(grep -m1 'error' "$work/build.log")"
+	else
+		for t in ${TESTS[i]}; do
+			[ -n "${usable[$t]:-}" ] || continue
+			run_test "$t"; rc=$?
+			if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+				verdict=killed by="by $t"
+				break
+			fi
+		done
+		if [ -z "$verdict" ]; then
+			judged=0
+			for t in ${TESTS[i]}; do [ -n "${usable[$t]:-}" ] && judged=1; done
+			if [ "$judged" = 0 ]; then
+				verdict=ERROR by="none of its tests passes without it: ${TESTS[i]}"
+			else
+				verdict=SURVIVED by="${TESTS[i]} passed; ${FILES[i]}: '$from' -> '$to'"
+			fi
+		fi
+	fi
+	cp "$work/orig" "$f"
+	touch "$f"	# newer than its object: the next build compiles it again
+	case $verdict in
+	killed) killed=$((killed + 1)) ;;
+	SURVIVED) survived=$((survived + 1)) ;;
+	*) errors=$((errors + 1)) ;;
+	esac
+	printf '%-8s %s %s\n' "$verdict" "$what" "$by"
+done
+build >/dev/null 2>&1
+
+total=${#chosen[@]}
+echo "mutation score: $killed of $total killed ($((total ? 100 * killed / total : 0))%), $survived survived, $errors errors"
+[ "$killed" = "$total" ]
+exit
+}

@@ -1,0 +1,316 @@
+/*
+ * --class's parts: label marks and --claim lists, the simulated SD Status
+ * and its decoding, the verdict rules on made-up figures, queued I/O (the
+ * fallback one at a time, and AIO on a regular file, data included).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks/class.h"
+#include "dev.h"
+#include "identity/identity.h"
+#include "lib/sd_claims.h"
+#include "sim/sim.h"
+#include "unit.h"
+
+/* ------------------------------------------------------------ marks */
+
+static void test_claim_lists(void)
+{
+	struct sd_claims c = { 0 };
+	char err[256] = "", buf[64];
+
+	CHECK_EQ(sd_claims_parse("C10,U3,V30,A2", &c, err, sizeof err), 0);
+	CHECK_EQ(c.speed, 10u);
+	CHECK_EQ(c.uhs, 3u);
+	CHECK_EQ(c.video, 30u);
+	CHECK_EQ(c.app, 2u);
+	CHECK_STR(sd_claims_format(&c, buf, sizeof buf), "C10,U3,V30,A2");
+	CHECK_EQ(sd_claims_parse("a1+c4", &c, err, sizeof err), 0);
+	CHECK_STR(sd_claims_format(&c, buf, sizeof buf), "C4,A1");
+
+	static const struct { const char *in, *msg; } bad[] = {
+		{ "C10,X7", "X7: not a mark" },
+		{ "C8", "C8: not a mark" },
+		{ "C010", "C010: not a mark" },
+		{ "U2", "U2: not a mark" },
+		{ "V20", "V20: not a mark" },
+		{ "A3", "A3: not a mark" },
+		{ "C10,C4", "C4: a second speed class (already C10)" },
+		{ "U1,U1", "U1: given twice" },
+		{ "C10,,A1", "C10,,A1: an empty item" },
+		{ "C10,", "C10,: an empty item" },
+		{ "", "'': no mark given" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct sd_claims keep = { .speed = 6 };
+		err[0] = '\0';
+		CHECK_EQ(sd_claims_parse(bad[i].in, &keep, err, sizeof err), -1);
+		CHECK(strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0);
+		if (strncmp(err, bad[i].msg, strlen(bad[i].msg)))
+			printf("  \"%s\": \"%s\", want \"%s...\"\n", bad[i].in, err, bad[i].msg);
+		CHECK_EQ(keep.speed, 6u);	/* unchanged on error */
+	}
+}
+
+/* ------------------------------------------------------------ SD Status */
+
+static void test_simulated_ssr(void)
+{
+	char err[256] = "", hex[256];
+	struct sim *s = sim_create("claims=C10,U3,V30,A2,queue=8,erasesize=8M", err, sizeof err);
+	struct sd_ssr r;
+
+	CHECK(s != NULL);
+	if (!s) {
+		printf("  %s\n", err);
+		return;
+	}
+	CHECK(sim_card_register(s, "ssr", hex, sizeof hex));
+	CHECK_EQ(strlen(hex), 128u);
+	CHECK_EQ(ssr_decode(hex, &r), 0);
+	CHECK_EQ(r.speed_class, 4u);	/* the code of C10 */
+	CHECK_EQ(r.uhs_speed_grade, 3u);
+	CHECK_EQ(r.video_speed_class, 30u);
+	CHECK_EQ(r.app_perf_class, 2u);
+	CHECK_EQ(r.queue_depth, 8u);
+	CHECK(r.cache);
+	CHECK_EQ(r.au_size, 8ull << 20);
+	CHECK_EQ(r.uhs_au_size, 8ull << 20);
+	CHECK(!sim_card_register(s, "cid", hex, sizeof hex));
+	sim_destroy(s);
+
+	s = sim_create("size=1G", err, sizeof err);	/* no claims: no SD Status */
+	CHECK(s && !sim_card_register(s, "ssr", hex, sizeof hex));
+	sim_destroy(s);
+	s = sim_create("sdhc-good,claims=none", err, sizeof err);
+	CHECK(s && !sim_card_register(s, "ssr", hex, sizeof hex));
+	sim_destroy(s);
+	s = sim_create("sdxc-tlc", err, sizeof err);	/* a preset's claims; 12 MiB is code B */
+	CHECK(s && sim_card_register(s, "ssr", hex, sizeof hex) && ssr_decode(hex, &r) == 0);
+	CHECK_EQ(r.app_perf_class, 1u);
+	CHECK_EQ(r.au_size, 12ull << 20);
+	CHECK_EQ(r.queue_depth, 0u);
+	CHECK(!r.cache);
+	sim_destroy(s);
+
+	/* "claims=" runs on over the marks after it, and no further */
+	CHECK_STR(sim_spec_item_end("claims=C10,U1,A1,queue=8"), ",queue=8");
+	CHECK_STR(sim_spec_item_end("claims=C10,sdhc-good"), ",sdhc-good");
+	CHECK_STR(sim_spec_item_end("size=1G,A1"), ",A1");
+	s = sim_create("claims=C10,U1,A1,sdhc-good", err, sizeof err);
+	CHECK(s != NULL);
+	CHECK(s && sim_config(s)->claims.marks.app == 1 && !strcmp(sim_config(s)->preset, "sdhc-good"));
+	sim_destroy(s);
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+static struct class_result *result(const char *claims)
+{
+	static struct class_result r;
+	char err[128];
+	struct sd_claims c;
+
+	memset(&r, 0, sizeof r);
+	sd_claims_parse(claims, &c, err, sizeof err);
+	for (int k = 0; k < SD_MARK_KINDS; k++) {
+		struct class_claim *x = &r.claims[r.nclaims];
+		unsigned int v = sd_claims_get(&c, k);
+		if (!v)
+			continue;
+		x->kind = k;
+		x->value = v;
+		x->source = CLAIM_FROM_USER;
+		sd_mark_name(k, v, x->name, sizeof x->name);
+		class_promises(x);
+		r.nclaims++;
+	}
+	r.plan.blocks = 16;
+	r.plan.sustained_blocks = 8;
+	r.link = (struct class_phase){ .run = true, .value = 90e6 };
+	r.seq = (struct class_phase){ .run = true, .value = 20e6 };
+	r.sustained = 20e6;
+	r.rread = (struct class_phase){ .run = true, .iops = true, .ios = 100, .value = 2000, .depth = 1,
+					.depth_used = 1 };
+	r.rwrite = (struct class_phase){ .run = true, .iops = true, .ios = 100, .value = 600, .depth = 1,
+					 .depth_used = 1 };
+	r.restored = true;
+	r.decided = true;
+	return &r;
+}
+
+static void queued(struct class_result *r, double rd, double wr, int used)
+{
+	r->qread = (struct class_phase){ .run = true, .iops = true, .ios = 100, .value = rd,
+					 .depth = 8, .depth_used = used };
+	r->qwrite = (struct class_phase){ .run = true, .iops = true, .ios = 100, .value = wr,
+					  .depth = 8, .depth_used = used };
+}
+
+static void test_verdicts(void)
+{
+	char line[1024];
+	struct class_result *r = result("C10,U1,A1");
+
+	class_decide(r);
+	CHECK_EQ(r->verdict, CV_MET);
+	CHECK_EQ(class_exit_status(r), 0);
+	class_summary(line, sizeof line, r);
+	CHECK_STR(line, "met: every claim kept: C10 +100%, U1 +100%, A1 +20%");
+
+	r = result("C10,U3,V30");	/* 20 MB/s writes, 90 MB/s reads: short */
+	class_decide(r);
+	CHECK_EQ(r->verdict, CV_SHORT);
+	CHECK_EQ(class_exit_status(r), 1);
+	class_summary(line, sizeof line, r);
+	CHECK_STR(line, "short: U3, V30: sustained sequential writes 20M/s, promised 30M/s; C10 met");
+
+	r = result("U3");		/* the link reads at 21 MB/s: not the card's fault */
+	r->link.value = 21e6;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strstr(r->claims[0].why, "the reader caps this at 21M/s") != NULL);
+	CHECK_EQ(class_exit_status(r), 1);
+	r = result("U3");		/* writes at the link's ceiling */
+	r->link.value = 21.5e6;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+
+	r = result("C10");		/* too few erase blocks for a sustained rate */
+	r->plan.too_small = true;
+	r->plan.blocks = 2;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strncmp(r->claims[0].why, "area too small", 14) == 0);
+
+	r = result("A1");		/* 200 IOPS random writes */
+	r->rwrite.value = 200;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_STR(r->claims[0].why, "random 4KiB writes 200 IOPS, promised 500 IOPS");
+
+	r = result("A2");		/* no SD Status: queueing and cache cannot be used */
+	queued(r, 9000, 900, 8);
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strstr(r->claims[0].why, "not the card's fault") != NULL);
+	r = result("A2");
+	r->card = (struct class_card){ .visible = true, .queue_depth = 8, .cache = true };
+	queued(r, 9000, 900, 8);	/* queued faster, still short: the card's */
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_EQ(r->claims[0].req[1].depth, 8);
+	queued(r, 9000, 620, 8);	/* queueing did nothing: the host's path */
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strstr(r->claims[0].why, "ran no faster than one") != NULL);
+	queued(r, 9000, 900, 1);	/* one at a time below */
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strstr(r->claims[0].why, "one at a time") != NULL);
+	queued(r, 9000, 2500, 8);
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_MET);
+
+	r = result("C10");
+	r->nclaims = 0;
+	class_decide(r);
+	CHECK_EQ(r->verdict, CV_UNKNOWN);
+	CHECK_EQ(class_exit_status(r), 1);
+	r->decided = false;
+	r->interrupted = true;
+	class_summary(line, sizeof line, r);
+	CHECK_STR(line, "no verdict: interrupted");
+}
+
+/* ------------------------------------------------------------ queued I/O */
+
+static int64_t one_ns;
+static int plain_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write,
+			  int64_t *ns)
+{
+	(void)d; (void)buf; (void)len; (void)off; (void)write;
+	*ns = one_ns;
+	return 0;
+}
+
+static void test_queued_fallback(void)
+{
+	static const struct dev_ops ops = { .kind = "test", .transfer = plain_transfer };
+	struct dev d;
+	struct dev_req r[3] = { { 0, 4096, true }, { 8192, 4096, false }, { 4096, 4096, true } };
+	char *buf = dev_alloc_buffer(2 * 4096);
+	int64_t ns = 0;
+	int used = 0, failed = 0;
+
+	dev_attach(&d, "test", &ops, NULL, 1 << 20, 512, true);
+	one_ns = 1000;
+	CHECK_EQ(dev_transfer_queued(&d, buf, 4096, r, 3, 2, &ns, &used, &failed), 0);
+	CHECK_EQ(ns, 3000);
+	CHECK_EQ(used, 1);
+	CHECK_EQ(d.bytes_written, 8192u);
+	CHECK_EQ(d.bytes_read, 4096u);
+	r[1].off = 1 << 20;		/* beyond the end: nothing done */
+	CHECK_EQ(dev_transfer_queued(&d, buf, 4096, r, 3, 2, &ns, &used, &failed), -EINVAL);
+	CHECK_EQ(d.bytes_written, 8192u);
+	d.writable = false;
+	r[1].off = 0;
+	CHECK_EQ(dev_transfer_queued(&d, buf, 4096, r, 3, 2, &ns, &used, &failed), -EBADF);
+	free(buf);
+}
+
+/* AIO on a regular file: what the queued writes put there is read back by queued reads. */
+static void test_queued_aio_file(void)
+{
+	char path[] = "/tmp/test_class.XXXXXX", err[256];
+	int fd = mkstemp(path);
+	struct dev d;
+	enum { N = 64, DEPTH = 4, IO = 4096 };
+	struct dev_req r[N];
+	unsigned char *buf = dev_alloc_buffer(DEPTH * IO), *back = dev_alloc_buffer(IO);
+	int64_t ns;
+	int used = 0, failed = 0;
+
+	CHECK(fd >= 0 && ftruncate(fd, N * IO) == 0);
+	close(fd);
+	CHECK_EQ(dev_open(&d, path, DEV_WRITE, err, sizeof err), 0);
+	for (int i = 0; i < DEPTH; i++)
+		memset(buf + i * IO, 'a' + i, IO);
+	for (int i = 0; i < N; i++)	/* request i writes slot i % DEPTH at block (i * 7) % N */
+		r[i] = (struct dev_req){ (uint64_t)((i * 7) % N) * IO, IO, true };
+	CHECK_EQ(dev_transfer_queued(&d, buf, IO, r, N, DEPTH, &ns, &used, &failed), 0);
+	CHECK_EQ(used, DEPTH);
+	CHECK(ns > 0);
+	CHECK_EQ(d.bytes_written, (uint64_t)N * IO);
+	int wrong = 0;
+	for (int i = 0; i < N; i++) {
+		CHECK_EQ(dev_pread_all(&d, back, IO, (uint64_t)((i * 7) % N) * IO), 0);
+		wrong += back[0] != 'a' + i % DEPTH || back[IO - 1] != 'a' + i % DEPTH;
+	}
+	CHECK_EQ(wrong, 0);
+	for (int i = 0; i < N; i++)
+		r[i].write = false;
+	CHECK_EQ(dev_transfer_queued(&d, buf, IO, r, N, DEPTH, &ns, &used, &failed), 0);
+	CHECK_EQ(d.bytes_read, (uint64_t)N * IO);
+	r[5].off = (uint64_t)N * IO;	/* past the end: refused before any I/O */
+	CHECK_EQ(dev_transfer_queued(&d, buf, IO, r, N, DEPTH, &ns, &used, &failed), -EINVAL);
+	dev_close(&d);
+	unlink(path);
+	free(buf);
+	free(back);
+}
+
+int main(void)
+{
+	test_claim_lists();
+	test_simulated_ssr();
+	test_verdicts();
+	test_queued_fallback();
+	test_queued_aio_file();
+	return unit_summary();
+}
