@@ -97,6 +97,7 @@
 #define SETTLE_QUIET 1.4
 #define REFERENCE_AGREE 0.1
 #define FAT_SCATTER 0.15
+#define NOISE_GATE 0.25
 
 /* -a data -> erase-block size and page size */
 void analyze_align(const struct align_result *r, struct size_estimate *erase,

@@ -114,24 +114,80 @@ static void recheck_bigger_erase(struct autostate *s)
 	choose_open_offset(s);
 }
 
+/* A collapse that at least two runs at that N showed. */
+static bool confirmed_collapse(const struct autostate *s, bool random)
+{
+	for (long long nr = 1; nr <= OPEN_AU_MAX_NR; nr++)
+		if (auto_replicas(s, nr, random) &&
+		    auto_combined_verdict(s, nr, random, NULL) == RUN_COLLAPSED &&
+		    auto_agreeing(s, nr, random) >= 2)
+			return true;
+	return false;
+}
+
 /*
- * Writes that ran alike in every pattern tried (no collapse at any N, in
- * order or not, random writes as fast as linear ones, no FAT area): a
- * device without flash translation effects, such as a RAM disk (issue 22).
+ * Writes that ran alike in every pattern tried (no collapse two runs
+ * agree on, in order or not; random writes to one block as fast as linear
+ * ones; no erase-block step, no mapping unit, no FAT area): a device
+ * without flash translation effects, such as a RAM disk (issue 22).
  */
 static bool no_translation_effects(const struct autostate *s)
 {
 	struct rows_plan p;
-	auto_plan_rows(s, true, false, &p);
-	if (!s->lin.at_least || s->map_unit || (s->have_fat && s->fatest.aus > 0) ||
-	    s->erase.bytes || (!s->rnd.at_least && s->rnd.n != s->lin.n))
+	if (confirmed_collapse(s, false) || confirmed_collapse(s, true) || !auto_replicas(s, 1, true) ||
+	    s->map_unit || (s->have_fat && s->fatest.aus > 0) || s->erase.bytes)
 		return false;
+	auto_plan_rows(s, true, false, &p);
 	for (int k = 0; k < p.nd; k++) {
-		double r = auto_best_rate(s, 1, true, p.d[k]), l = auto_best_rate(s, 1, false, p.d[k]);
+		double r = auto_best_rate(s, 1, true, p.d[k]), l = auto_linear_rate(s, p.d[k]);
 		if (!(r > 0 && l > 0 && r >= HOLD_RATIO * l))
 			return false;
 	}
 	return true;
+}
+
+/* No limit where no collapse held up: at least the largest N that held, in either mode. */
+static void say_no_effects(struct autostate *s)
+{
+	for (int m = 0; m < 2; m++) {
+		bool random = m == 1;
+		struct count_estimate *c = random ? &s->rnd : &s->lin;
+		long long held = 0;
+		for (long long nr = 1; nr <= OPEN_AU_MAX_NR; nr++)
+			if (auto_replicas(s, nr, random) &&
+			    auto_combined_verdict(s, nr, random, NULL) == RUN_HOLDS)
+				held = nr;
+		c->n = (int)held;
+		c->at_least = true;
+		c->conf = CONF_LOW;
+		snprintf(c->evidence, sizeof(c->evidence), "no collapse that two runs agree on, up to "
+			 "N=%lld: no flash translation effects seen", held);
+	}
+}
+
+/*
+ * Host noise that swamps the rows (issue 20, cause 3): the two fastest of
+ * the reference's runs differ by more than NOISE_GATE at a decision row;
+ * then no count is more than low.
+ */
+static void limit_by_host_noise(struct autostate *s)
+{
+	struct rows_plan p;
+	double worst = 0;
+	char why[160];
+	auto_plan_rows(s, false, false, &p);
+	for (int k = 0; k < p.nd; k++) {
+		double v = auto_spread(s, false, p.d[k]);
+		worst = v > worst ? v : worst;
+	}
+	if (worst <= NOISE_GATE)
+		return;
+	snprintf(why, sizeof(why), "host noise: the two fastest runs of one erase block differ by %.0f%%, "
+		 "as much as a collapse", 100 * worst);
+	auto_limit_conf(&s->lin, CONF_LOW, why);
+	auto_limit_conf(&s->rnd, CONF_LOW, why);
+	if (s->fatest.conf > CONF_LOW)
+		s->fatest.conf = CONF_LOW;
 }
 
 static void run_write_phase(struct autostate *s)
@@ -170,6 +226,9 @@ static void run_write_phase(struct autostate *s)
 			 "counted with writes of that size", len ? "; " : "", fmt_size(u, s->map_unit), u);
 	}
 	s->no_effects = no_translation_effects(s);
+	if (s->no_effects)
+		say_no_effects(s);
+	limit_by_host_noise(s);
 
 	if (s->erase.conf < CONF_MEDIUM) {
 		const char *why = "erase size itself uncertain";

@@ -346,7 +346,10 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	uint64_t settle = (s->dirty ? SETTLE_BLOCKS * s->erasesize : 0) +
 			  (separate ? (uint64_t)span * s->erasesize : 0) +
 			  (s->prev_nr > nr ? (uint64_t)(s->prev_nr - nr) * s->erasesize : 0);
-	if (!fits_cap(s, settle + row_bytes * (uint64_t)rows_between(op.first_blocksize, op.blocksize)))
+	/* linear runs leave room for random writes to one block (its runs and a settle pass) */
+	uint64_t reserve = random ? 0 : (uint64_t)RANDOM_RESERVE_BLOCKS * s->erasesize;
+	if (!fits_cap(s, reserve + settle + row_bytes * (uint64_t)rows_between(op.first_blocksize,
+									      op.blocksize)))
 		return NULL;
 	int settle_index = s->dirty ? s->nsettles : -1;
 	auto_settle(s);

@@ -66,23 +66,26 @@ static void say_open_limit(FILE *f, const struct autostate *s, const struct coun
 			c->n == 1 ? "" : "s", c->n);
 		return;
 	}
+	/* a low-confidence count is said as what it is: not certain */
+	bool sure = c->conf > CONF_LOW;
 	if (random && c->n == 0) {
 		double x = slowdown(auto_find_run(s, 1, false), auto_find_run(s, 1, true));
 
-		fprintf(f, "  Writing out of order is slow even in one place at a time");
+		fprintf(f, "  Writing out of order %s slow even in one place at a time", sure ? "is" : "looked");
 		if (x >= 1.05)
 			fprintf(f, " (%.1fx slower than in order)", x);
-		fprintf(f, ".\n");
+		fprintf(f, "%s.\n", sure ? "" : " (not certain: see rerun below)");
 		return;
 	}
 	const struct au_run *worse = first_collapse_above(s, c->n, random);
 	double x = slowdown(auto_find_run(s, c->n, random), worse);
 
-	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
-		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
-	if (x >= 1.05)
+	fprintf(f, "  %s to %d place%s at once %s; a %s %s the card copy whole blocks", how, c->n,
+		c->n == 1 ? "" : "s", sure ? "is fine" : "looked fine",
+		ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1), sure ? "makes" : "may make");
+	if (x >= 1.05 && sure)
 		fprintf(f, " (%.*fx slower)", x < 10 ? 1 : 0, x);
-	fprintf(f, ".\n");
+	fprintf(f, "%s.\n", sure ? "" : " (not certain: see rerun below)");
 }
 
 /* The verdict in plain words; the numbers and their confidence follow. */

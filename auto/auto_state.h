@@ -30,6 +30,7 @@
 #define MAX_REPLICAS 4		/* measurements of one N that decides a count */
 #define SETTLE_BLOCKS 4		/* erase blocks a settle pass may write */
 #define MAX_FAT_RUNS 3		/* --find-fat replicas */
+#define RANDOM_RESERVE_BLOCKS 16	/* --max-write the linear search leaves to random N=1 */
 #define SETTLE_FIRST_BLOCKS 2	/* ... before the first run, with no reference to tell */
 
 /*

@@ -126,6 +126,8 @@ def card(rng, i, busy=False):
         spec.append(f"discard={rng.choice(['erase', 'keep'])}")
     spec.append(f"gc-defer={weighted(rng, [(0, 50), (1, 15), (2, 15), (4, 15), (8, 5)])}")
     spec += [f"{k}={v}" for k, v in real.items()]
+    # no speed-class marks: --auto's class check (issue 23) is not part of these verdicts
+    spec.append("claims=none")
     truth = {"erase size": e, "page size": page, "open AUs linear": open_au,
              "open AUs random": random_au, "FAT area": fat}
     return dict(spec="sim:" + ",".join(spec), truth=truth, erase=e, page=page, lin=open_au,
