@@ -282,7 +282,7 @@ static bool watch_row(const struct rate_row *row, void *arg)
  * order, so nothing of theirs stays open). Not a measurement: its bytes
  * and time are the settling's.
  */
-static bool settle_row(struct autostate *s, long long span, uint64_t chunk)
+static bool settle_row(struct autostate *s, long long span, uint64_t chunk, double *rate)
 {
 	struct params op = *s->p;
 	struct rate_result r;
@@ -308,8 +308,26 @@ static bool settle_row(struct autostate *s, long long span, uint64_t chunk)
 		s->settle_st.first_failure = r.st.first_failure;
 	s->settle_st.nfailures += r.st.nfailures;
 	bool ok = r.nrows == 1 && !r.st.partial;
+	*rate = ok && !r.rows[0].failed[0] ? r.rows[0].rate[0] : 0;
 	rate_result_free(&r);
 	return ok && !s->stop;
+}
+
+/*
+ * A settling row slower than the reference's row of its size paid for what
+ * was left open; a card that postpones collections may still owe some:
+ * settle before the decision rows.
+ */
+static void settle_after_a_slow_row(struct autostate *s, uint64_t chunk, double rate)
+{
+	double ref = auto_best_rate(s, 1, false, chunk);
+	if (ref <= 0)
+		ref = auto_linear_rate(s, chunk);
+	if (ref > 0 && rate < HOLD_RATIO * ref) {
+		s->dirty = true;
+		s->dirty_why = "a slow settling row";
+		auto_settle(s);
+	}
 }
 
 static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference)
@@ -322,19 +340,24 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		return NULL;
 	auto_plan_rows(s, random, reference, &p);
 	/*
-	 * Linear runs settle in their first row; random runs with a row of
-	 * linear writes to their blocks on its own. Blocks of a larger run
-	 * before are closed first (bisecting down).
+	 * Runs settle with a row of linear writes of their own, not measured
+	 * with the decision rows, so that a slow one (it paid for what was left
+	 * open) can be followed by a settle pass; blocks of a larger run before
+	 * are closed first (bisecting down). The reference has no row to judge
+	 * its own by; random writes to one block on a card that was not dirty
+	 * need none (a free slot is there).
 	 */
 	long long span = nr;
-	bool separate = random && nr > 1;	/* one block needs one slot: a settle pass leaves one free */
+	bool separate = random ? nr > 1 || s->dirty : !reference;
 	/* right after a run that held at the same N, the card is as a settling row leaves it */
 	bool settled = !s->dirty && !reference && s->prev_nr == nr && s->prev_random == random &&
 		       s->prev_held;
 	if (settled)
 		separate = false;
 	op.erasesize = s->erasesize;
-	op.first_blocksize = settled ? p.d[0] : separate ? p.first / 2 : p.first;
+	/* the settling row: the plan's first row; a reference's rows all are measured, it goes before */
+	uint64_t chunk = reference ? (2 * p.first <= s->erasesize ? 2 * p.first : s->erasesize) : p.first;
+	op.first_blocksize = settled ? p.d[0] : separate && !reference ? p.first / 2 : p.first;
 	op.blocksize = p.d[p.nd - 1];
 	op.open_au_nr = nr;
 	op.random = random;
@@ -351,12 +374,30 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (!fits_cap(s, reserve + settle + row_bytes * (uint64_t)rows_between(op.first_blocksize,
 									      op.blocksize)))
 		return NULL;
+	/*
+	 * The order: the blocks of a larger run before closed, the settling
+	 * row (it evicts what was left open, paying or owing for it), then the
+	 * settle pass (it pays what is owed) when the card was dirty or the
+	 * settling row ran slow; runs without a settling row settle first.
+	 */
 	int settle_index = s->dirty ? s->nsettles : -1;
-	auto_settle(s);
+	if (!separate)
+		auto_settle(s);
 	long long beyond = s->prev_nr > nr ? s->prev_nr - nr : 0;
+	double row_rate = 0;
 	if (s->stop || (beyond && !close_blocks_beyond(s, nr, s->prev_nr, p.d[p.nd - 1])) ||
-	    (separate && !settle_row(s, span, p.first)))
+	    (separate && !settle_row(s, span, chunk, &row_rate)))
 		return NULL;
+	if (separate) {
+		int before = s->nsettles;
+		if (s->dirty)
+			auto_settle(s);
+		else
+			settle_after_a_slow_row(s, chunk, row_rate);
+		settle_index = s->nsettles > before ? before : -1;
+		if (s->stop)
+			return NULL;
+	}
 
 	struct row_watch *w = s->watch;
 	memset(w, 0, offsetof(struct row_watch, rows));
@@ -383,7 +424,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->settle = settle_index < s->nsettles ? settle_index : -1;
 	run->settle_span = separate ? span : 0;
 	run->closed_beyond = beyond;
-	run->settle_chunk = p.first;
+	run->settle_chunk = separate ? chunk : p.first;
 	int64_t before = s->d->device_ns;
 	measure_open_au(s->d, &op, &run->r);
 	s->write_ns += s->d->device_ns - before;
