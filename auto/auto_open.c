@@ -330,7 +330,8 @@ static void settle_after_a_slow_row(struct autostate *s, uint64_t chunk, double 
 	}
 }
 
-static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference)
+static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference,
+				  bool last_row_only)
 {
 	struct params op = *s->p;
 	struct rows_plan p;
@@ -358,6 +359,8 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	/* the settling row: the plan's first row; a reference's rows all are measured, it goes before */
 	uint64_t chunk = reference ? (2 * p.first <= s->erasesize ? 2 * p.first : s->erasesize) : p.first;
 	op.first_blocksize = settled ? p.d[0] : separate && !reference ? p.first / 2 : p.first;
+	if (last_row_only && !reference)
+		op.first_blocksize = p.d[p.nd - 1];
 	op.blocksize = p.d[p.nd - 1];
 	op.open_au_nr = nr;
 	op.random = random;
@@ -421,6 +424,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->nr = nr;
 	run->random = random;
 	run->reference = reference;
+	run->last_row_only = last_row_only && !reference && p.nd == 2;
 	run->settle = settle_index < s->nsettles ? settle_index : -1;
 	run->settle_span = separate ? span : 0;
 	run->closed_beyond = beyond;
@@ -501,7 +505,7 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 	 * Linear N=1 at least twice: the reference, and its replicas give the
 	 * noise; again while the two fastest differ by more than REFERENCE_AGREE.
 	 */
-	if (!auto_replicas(s, 1, random) && !measure_run(s, 1, random, true))
+	if (!auto_replicas(s, 1, random) && !measure_run(s, 1, random, true, false))
 		return;
 	/* random N=1 is measured again only where it decides the count (below) */
 	while (!random && auto_replicas(s, 1, random) < MAX_REPLICAS && !s->stop) {
@@ -510,7 +514,7 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 		auto_plan_rows(s, random, false, &p);
 		for (int k = 0; k < p.nd && agree; k++)
 			agree = auto_spread(s, random, p.d[k]) <= REFERENCE_AGREE;
-		if (agree || !measure_run(s, 1, random, false))
+		if (agree || !measure_run(s, 1, random, false, false))
 			break;
 	}
 	if (!auto_replicas(s, 1, random))
@@ -534,13 +538,20 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 			if (nr <= b.hold)
 				break;
 		}
-		/* random N=1 again with every row: "no random block" is checked against them all */
-		struct au_run *run = measure_run(s, nr, random, random && nr == 1);
+		/*
+		 * Random N=1 again with every row ("no random block" is checked
+		 * against them all); a replica of a hold needs only the smallest
+		 * decision row, where a collapse shows most (host noise only ever
+		 * makes a hold look worse).
+		 */
+		bool last_row = replica && nr > 1 &&
+				auto_combined_verdict(s, nr, random, NULL) == RUN_HOLDS;
+		struct au_run *run = measure_run(s, nr, random, random && nr == 1, last_row);
 		if (!run)
 			break;
 		/* an unclear run decides nothing: measure it once more right away */
 		if (!replica && run->verdict == RUN_UNCLEAR && !run->cut_by_cap &&
-		    !measure_run(s, nr, random, false))
+		    !measure_run(s, nr, random, false, false))
 			break;
 		if (run->cut_by_cap)
 			break;

@@ -53,6 +53,7 @@ struct au_run {
 	long long nr;
 	bool random;
 	bool reference;		/* the linear N=1 runs everything is compared with */
+	bool last_row_only;	/* a replica of a hold: the smallest decision row only */
 	bool stopped_early;	/* collapse was clear before the last row */
 	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
 	enum collapse verdict;	/* this replica against the reference */

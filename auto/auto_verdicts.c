@@ -228,6 +228,10 @@ static int verdict_rows(const struct autostate *s, const struct au_run *run, lon
 	struct rows_plan p;
 	(void)nr;
 	auto_plan_rows(s, random, false, &p);
+	if (run && run->last_row_only) {
+		rows[0] = p.d[p.nd - 1];
+		return 1;
+	}
 	if (run && run->stopped_early && p.nd == 2 && !auto_rate_at(&run->r, p.d[1])) {
 		rows[0] = p.first;
 		rows[1] = p.d[0];

@@ -18,14 +18,18 @@ with --cost, the bytes written and device time of --auto --destructive
 against the manual sequence with the original (-a; -O N=1..linear+1;
 -O --random N=1..random+1; -f), per card.
 
-  calibration.py FLASHBENCH [--cards N] [--seed S] [--jobs J] [--busy-host]
-                 [--cost] [--check] [--markdown]
+  calibration.py FLASHBENCH [--cards N] [--seed S] [--jobs J] [--busy-host] [--hog]
+                 [--cost] [--check] [--floor VERDICT=PCT]... [--size-floor VERDICT=PCT]...
+                 [--markdown]
 
---busy-host runs the same cards with the host of a machine with a CPU hog
-beside the run (more jitter, busy spells, stretched accesses) and a real
-CPU hog process beside flashbench. --check exits 1 when "high" is right in
-less than 99% of its answers or "medium" in less than 90% for any verdict,
-or exact answers fall under the floors (bench/calibration-floors).
+--busy-host gives the same cards the host of a machine with a CPU hog beside
+the run (more jitter, busy spells, stretched accesses: a sim: card's clock is
+virtual, so a real hog cannot slow it); --hog also runs a real CPU hog per
+CPU beside flashbench. --check exits 1 when "high" is right in less than 99%
+of its answers or "medium" in less than 90%, for any verdict, or exact
+answers fall under a floor: --floor over all cards, --size-floor for each
+erase size with at least 5 cards (an "unknown" is never wrong: without
+floors a rule that stops answering would pass).
 """
 import argparse
 import json
@@ -203,6 +207,7 @@ class Table:
         self.unknown = {v: 0 for v in VERDICTS}
         self.exact = {v: 0 for v in VERDICTS}
         self.by_class = {}
+        self.by_size = {}
         self.n = 0
         self.misses = []
 
@@ -210,6 +215,8 @@ class Table:
         self.n += 1
         cls = self.by_class.setdefault(c["eclass"], {"n": 0, **{v: 0 for v in VERDICTS}})
         cls["n"] += 1
+        size = self.by_size.setdefault(c["erase"], {"n": 0, **{v: 0 for v in VERDICTS}})
+        size["n"] += 1
         for verdict, (value, at_least, conf) in answers(doc).items():
             want = c["truth"][verdict]
             j = judge(value, at_least, conf, want)
@@ -220,6 +227,7 @@ class Table:
             if j == "right" and not at_least:
                 self.exact[verdict] += 1
                 cls[verdict] += 1
+                size[verdict] += 1
             if j == "wrong" and conf in ("high", "medium"):
                 self.misses.append(f"{c['spec']}: {verdict} {value}{'+' if at_least else ''} "
                                    f"(want {want}), {conf}")
@@ -258,36 +266,33 @@ class Table:
                          f" | {self.unknown[v]} | {100.0 * self.exact[v] / max(self.n, 1):.0f}% |")
         return "\n".join(lines)
 
-    def failures(self, floors):
+    def failures(self, floors, size_floors):
         out = []
         for v in VERDICTS:
             for level, need in (("high", 99.0), ("medium", 90.0)):
                 share, total = self.share(v, level)
                 if share is not None and share < need:
                     out.append(f"{v}: \"{level}\" right in {share:.1f}% of {total} (want >= {need:.0f}%)")
-        for key, need in floors.items():
-            verdict, _, cls = key.partition("@")
-            if cls:
-                d = self.by_class.get(cls)
-                if not d:
-                    continue
-                got = 100.0 * d[verdict] / d["n"]
-            else:
-                got = 100.0 * self.exact[verdict] / max(self.n, 1)
+        for v, need in floors.items():
+            got = 100.0 * self.exact[v] / max(self.n, 1)
             if got < need:
-                out.append(f"exact {key}: {got:.1f}% (floor {need:.0f}%)")
+                out.append(f"{v}: exact on {got:.1f}% of {self.n} cards (floor {need:.0f}%)")
+        for v, need in size_floors.items():
+            for e, d in sorted(self.by_size.items()):
+                got = 100.0 * d[v] / d["n"]
+                if d["n"] >= 5 and got < need:
+                    out.append(f"{v}: exact on {d[v]}/{d['n']} cards with {e // K}KiB erase blocks "
+                               f"(floor {need:.0f}% per erase size)")
         return out
 
 
-def read_floors(path):
+def parse_floors(items):
     floors = {}
-    if not os.path.exists(path):
-        return floors
-    for line in open(path):
-        line = line.split("#")[0].strip()
-        if line:
-            key, _, val = line.rpartition(" ")
-            floors[key.strip()] = float(val)
+    for item in items or []:
+        verdict, _, pct = item.rpartition("=")
+        if verdict not in VERDICTS:
+            sys.exit(f"calibration: --floor {item}: not one of {', '.join(VERDICTS)}")
+        floors[verdict] = float(pct)
     return floors
 
 
@@ -312,6 +317,9 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--busy-host", action="store_true")
+    ap.add_argument("--hog", action="store_true")
+    ap.add_argument("--floor", action="append")
+    ap.add_argument("--size-floor", action="append")
     ap.add_argument("--cost", action="store_true")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--markdown", action="store_true")
@@ -331,7 +339,7 @@ def main():
             cost = (st["written_bytes"] / mb, st["device_time_ns"] / mns)
         return c, doc, err, cost
 
-    hog = Hog() if a.busy_host else None
+    hog = Hog() if a.hog else None
     if hog:
         hog.__enter__()
     try:
@@ -348,8 +356,8 @@ def main():
         if hog:
             hog.__exit__(None, None, None)
 
-    title = (f"calibration{' with a busy host' if a.busy_host else ''} "
-             f"(seed {a.seed})")
+    title = (f"calibration{' with a busy host' if a.busy_host else ''}"
+             f"{' and a CPU hog' if a.hog else ''} (seed {a.seed})")
     print(table.markdown(title) if a.markdown else table.text(title))
     for m in table.misses[:a.show_misses]:
         print("miss: " + m)
@@ -358,10 +366,9 @@ def main():
     if ratios:
         q = statistics.quantiles(ratios, n=4)
         print(f"# cost: bytes written by --auto --destructive / the manual sequence: median "
-              f"{statistics.median(ratios):.2f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
+              f"{statistics.median(ratios):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
               f"device time: median {statistics.median(time_ratios):.2f}")
-    fails = table.failures(read_floors(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                    "calibration-floors"))) if a.check else []
+    fails = table.failures(parse_floors(a.floor), parse_floors(a.size_floor)) if a.check else []
     for f in fails:
         print("FAIL: " + f)
     if errors:

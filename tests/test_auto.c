@@ -148,7 +148,7 @@ static void state_left_by_a_collapsed_run_does_not_make_the_next_collapse_early(
 	if (!strstr(lin, " 2 ("))
 		printf("got: %s\n", lin);
 	/* the N=2 run that decides came after the collapse at N=3, on a settled card */
-	CHECK(has(&r, "--open-au-nr=2 --offset=16777216   # holds, rows from 1MiB, run 2 of 2, after a settle pass"));
+	CHECK(has(&r, "--open-au-nr=2 --offset=16777216   # holds, rows from 512KiB, run 2 of 2, after a settle pass"));
 	free(r.text);
 }
 
