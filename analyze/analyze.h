@@ -112,8 +112,9 @@ enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize
  * Rows of an --open-au run against the same rows of a reference (the same
  * mode with one erase block, or linear writes): ratio[i] is the run's rate
  * over the reference's, noise[i] the reference replicas' relative spread.
- * COLLAPSED when every row (at least two) is clearly slower, HOLDS when
- * every row keeps up within the noise, else UNCLEAR (issue 20, causes 3, 4).
+ * COLLAPSED when every row (at least two) is clearly slower and the smaller
+ * one by STEP_COLLAPSE more, HOLDS when every row keeps up within the noise,
+ * else UNCLEAR (issue 20, causes 3, 4).
  */
 enum collapse analyze_open_au_against(const double *ratio, const double *noise, int n);
 

@@ -114,7 +114,12 @@ enum collapse analyze_open_au_against(const double *ratio, const double *noise, 
 			 (ratio[i] >= COLLAPSE_RATIO && 1 - ratio[i] <= NOISE_SIGMAS * nz))
 			held++;
 	}
-	if (n >= 2 && collapsed == n)
+	/*
+	 * A collapse has its signature (doc/flash-card-model.md §3): time per
+	 * write about constant, so the smaller row falls further (STEP_COLLAPSE);
+	 * host noise slows rows at random, not like that.
+	 */
+	if (n >= 2 && collapsed == n && ratio[n - 1] <= STEP_COLLAPSE * ratio[n - 2])
 		return RUN_COLLAPSED;
 	if (n >= 1 && held == n)
 		return RUN_HOLDS;

@@ -193,7 +193,7 @@ static enum collapse judge_rates(const struct autostate *s, long long nr, bool r
 		if (rate[k] > 0 && lref > 0)
 			rlin[k] = rate[k] / lref;
 		ratio[k] = rlin[k];
-		if (random && rlin[k] > 0 && rlin[k] < RANDOM_SLOW)
+		if (random && rlin[k] > 0 && rlin[k] < RANDOM_SLOW && 1 - rlin[k] > NOISE_SIGMAS * noise[k])
 			lin_slow++;
 		if (random && nr > 1) {
 			double rref = auto_best_rate(s, 1, true, rows[k]);
@@ -202,7 +202,8 @@ static enum collapse judge_rates(const struct autostate *s, long long nr, bool r
 	}
 	if (!random)
 		return analyze_open_au_against(ratio, noise, n);
-	if (n >= 2 && lin_slow == n)
+	/* all rows far slower than linear ones, the smaller further: no block open for random writes */
+	if (n >= 2 && lin_slow == n && rlin[n - 1] <= STEP_COLLAPSE * rlin[n - 2])
 		return RUN_COLLAPSED;
 	if (nr == 1) {
 		if (lin_slow)
