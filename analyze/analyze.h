@@ -45,6 +45,24 @@
  *                              mapping unit
  *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
  *                              small are low confidence              the limit hides (cheap GC)
+ *   COLLAPSE_RATIO    0.6      a row under 0.6 of the reference's    card-facts, writes: one block over
+ *                              same row collapsed (rows E/4, E/8)    the limit <= 0.35 (GC ~ a block
+ *                                                                    rewrite per write); bench/calibration
+ *   HOLD_RATIO        0.8      a row at 0.8 of it or more held       percent noise and stretched accesses
+ *                                                                    cost <= 10% of a row
+ *   NOISE_SIGMAS      3        a row differs from the reference      issue 20 cause 3: host jitter and
+ *                              only beyond 3x the replicas' spread   busy spells swamp fast rows
+ *   CLEAR_COLLAPSE    0.45     a deciding collapse this deep, held   bench/calibration: "high" needs
+ *   CLEAR_HOLD        0.9      rows this close to the reference:     both margins in every replica
+ *                              high confidence
+ *   SETTLE_QUIET      1.4      settle writes within 1.4x the clean   the time of a write with nothing
+ *                              time per write: nothing left to pay   owed (bench/calibration)
+ *   REFERENCE_AGREE   0.1      the reference is measured again       percent noise averages out over a
+ *                              until its two fastest replicas agree  row; a busy spell does not
+ *                              within 10% at the decision rows
+ *   FAT_SCATTER       0.15     --find-fat columns scattering more    a page-mapped block saves >= 15% on
+ *                              than this: "none" is medium at most   writes of a page or two (FAT rows)
+ *                              (twice as much: low)
  *
  * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
  * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
@@ -71,6 +89,15 @@
 #define RANDOM_SLOW 0.35
 #define MAP_UNIT_FAST 0.5
 #define SMALL_ERASE (512 * 1024)
+#define COLLAPSE_RATIO 0.6
+#define HOLD_RATIO 0.8
+#define NOISE_SIGMAS 3.0
+#define CLEAR_COLLAPSE 0.45
+#define CLEAR_HOLD 0.9
+#define SETTLE_QUIET 1.4
+#define REFERENCE_AGREE 0.1
+#define FAT_SCATTER 0.15
+#define NOISE_GATE 0.25
 
 /* -a data -> erase-block size and page size */
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
@@ -81,6 +108,16 @@ void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const
 
 /* one --open-au run: did small-block throughput collapse (time per write ~ constant)? */
 enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize_hint);
+/*
+ * Rows of an --open-au run against the same rows of a reference (the same
+ * mode with one erase block, or linear writes): ratio[i] is the run's rate
+ * over the reference's, noise[i] the reference replicas' relative spread.
+ * COLLAPSED when every row (at least two) is clearly slower and the smaller
+ * one by STEP_COLLAPSE more, HOLDS when every row keeps up within the noise,
+ * else UNCLEAR (issue 20, causes 3, 4).
+ */
+enum collapse analyze_open_au_against(const double *ratio, const double *noise, int n);
+
 /* runs[i] was made with open-au-nr = nrs[i] (ascending) */
 void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
 			    uint64_t pagesize_hint, struct count_estimate *out);

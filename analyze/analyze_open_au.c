@@ -101,6 +101,31 @@ enum collapse analyze_open_au_run(const struct rate_result *r, uint64_t pagesize
 	return l.verdict;
 }
 
+enum collapse analyze_open_au_against(const double *ratio, const double *noise, int n)
+{
+	int collapsed = 0, held = 0;
+	for (int i = 0; i < n; i++) {
+		double nz = noise[i] > 0 ? noise[i] : 0;
+		if (!(ratio[i] > 0))
+			continue;
+		if (ratio[i] < COLLAPSE_RATIO && 1 - ratio[i] > NOISE_SIGMAS * nz)
+			collapsed++;
+		else if (ratio[i] >= HOLD_RATIO ||
+			 (ratio[i] >= COLLAPSE_RATIO && 1 - ratio[i] <= NOISE_SIGMAS * nz))
+			held++;
+	}
+	/*
+	 * A collapse has its signature (doc/flash-card-model.md §3): time per
+	 * write about constant, so the smaller row falls further (STEP_COLLAPSE);
+	 * host noise slows rows at random, not like that.
+	 */
+	if (n >= 2 && collapsed == n && ratio[n - 1] <= STEP_COLLAPSE * ratio[n - 2])
+		return RUN_COLLAPSED;
+	if (n >= 1 && held == n)
+		return RUN_HOLDS;
+	return RUN_UNCLEAR;
+}
+
 /* Median over shared block sizes (page..E/2) of rate(b) / rate(a). 0 if none shared. */
 static double median_rate_ratio(const struct rate_result *a, const struct rate_result *b,
 				uint64_t page, uint64_t max_bs)
@@ -211,8 +236,9 @@ static int mark_relative_collapses(struct series *s, uint64_t pagesize_hint)
 {
 	int relative = -1;
 	for (int i = 1; i < s->m; i++) {
+		/* a run of two or three rows (--auto's) cannot show two halvings in a row */
 		if (s->uv[i] != RUN_HOLDS || s->uv[i - 1] != RUN_HOLDS ||
-		    s->looks[i].longest_stretch < 2)
+		    (s->looks[i].longest_stretch < 2 && s->first_run[i]->nrows > 3))
 			continue;
 		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
 					     s->first_run[i - 1]->erasesize / 8);
@@ -427,19 +453,39 @@ static double fat_split(const struct rate_row *const *rows, int n, int ncols, in
 	return (double)wins / n;
 }
 
-/* The leading columns that win in the largest share of rows. */
+/*
+ * The leading columns that win in the largest share of rows. Equal shares
+ * go to the larger k: leading columns that all beat the rest are all FAT
+ * blocks, even when a busy host slowed one of them so that a smaller k
+ * wins as often.
+ */
 static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, int *best_k,
 			   double *best_share, double *best_speedup)
 {
 	*best_k = 0, *best_share = 0, *best_speedup = 0;
 	for (int k = 1; k <= ncols / 2; k++) {
 		double speedup, share = fat_split(rows, n, ncols, k, &speedup);
-		if (share > *best_share) {
+		if (share > *best_share || (share == *best_share && share >= 0.7 && speedup >= 1.15)) {
 			*best_share = share;
 			*best_speedup = speedup;
 			*best_k = k;
 		}
 	}
+}
+
+/* Median over rows of the columns' relative spread: (fastest - slowest) / fastest. */
+static double column_scatter(const struct rate_row *const *rows, int n, int ncols)
+{
+	double v[64];
+	for (int i = 0; i < n; i++) {
+		double lo = rows[i]->rate[0], hi = rows[i]->rate[0];
+		for (int c = 1; c < ncols; c++) {
+			lo = fmin(lo, rows[i]->rate[c]);
+			hi = fmax(hi, rows[i]->rate[c]);
+		}
+		v[i] = hi > 0 ? (hi - lo) / hi : 0;
+	}
+	return n ? median(v, n) : 0;
 }
 
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
@@ -496,10 +542,19 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 			 fmt_size(a, e / div));
 		return;
 	}
-	out->conf = best_share < 0.4 && n >= 3 ? CONF_HIGH : CONF_MEDIUM;
+	out->conf = best_share < 0.4 && n >= 2 ? CONF_HIGH : CONF_MEDIUM;
 	if (best_share >= 0.5)
 		out->conf = CONF_LOW;
+	/*
+	 * "none" is only as sure as the columns are steady: where they scatter
+	 * by more than a FAT area's smallest saving, one could hide.
+	 */
+	double scatter = column_scatter(rows, n, ncols);
+	if (scatter > FAT_SCATTER && out->conf > CONF_MEDIUM)
+		out->conf = CONF_MEDIUM;
+	if (scatter > 2 * FAT_SCATTER)
+		out->conf = CONF_LOW;
 	snprintf(out->evidence, sizeof(out->evidence),
-		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns)",
-		 fmt_size(a, e / 8), n, ncols);
+		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns, "
+		 "scattering by %.0f%%)", fmt_size(a, e / 8), n, ncols, 100 * scatter);
 }

@@ -400,7 +400,10 @@ static void fill_rates(struct parser *ps, struct post_run *r)
 	rr->rows = ps->rrows;
 	rr->nrows = ps->nrows;
 	r->kind = fat_data || (use_ctx && c->test == TEST_FIND_FAT) ? POST_FIND_FAT : POST_OPEN_AU;
-	rr->erasesize = rr->rows[0].blocksize;
+	/* --auto's runs start below the erase size and say so: "# holds, rows from 2MiB" */
+	rr->erasesize = use_ctx && c->es_set && strstr(c->command, "rows from") &&
+			c->erasesize > rr->rows[0].blocksize && c->erasesize % rr->rows[0].blocksize == 0 ?
+			c->erasesize : rr->rows[0].blocksize;
 	uint64_t last = rr->rows[rr->nrows - 1].blocksize;
 	rr->blocksize = last;
 	if (use_ctx && c->bs_set && c->blocksize < last) {

@@ -66,23 +66,26 @@ static void say_open_limit(FILE *f, const struct autostate *s, const struct coun
 			c->n == 1 ? "" : "s", c->n);
 		return;
 	}
+	/* a low-confidence count is said as what it is: not certain */
+	bool sure = c->conf > CONF_LOW;
 	if (random && c->n == 0) {
 		double x = slowdown(auto_find_run(s, 1, false), auto_find_run(s, 1, true));
 
-		fprintf(f, "  Writing out of order is slow even in one place at a time");
+		fprintf(f, "  Writing out of order %s slow even in one place at a time", sure ? "is" : "looked");
 		if (x >= 1.05)
 			fprintf(f, " (%.1fx slower than in order)", x);
-		fprintf(f, ".\n");
+		fprintf(f, "%s.\n", sure ? "" : " (not certain: see rerun below)");
 		return;
 	}
 	const struct au_run *worse = first_collapse_above(s, c->n, random);
 	double x = slowdown(auto_find_run(s, c->n, random), worse);
 
-	fprintf(f, "  %s to %d place%s at once is fine; a %s makes the card copy whole blocks",
-		how, c->n, c->n == 1 ? "" : "s", ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1));
-	if (x >= 1.05)
+	fprintf(f, "  %s to %d place%s at once %s; a %s %s the card copy whole blocks", how, c->n,
+		c->n == 1 ? "" : "s", sure ? "is fine" : "looked fine",
+		ordinal(nth, sizeof(nth), worse ? (int)worse->nr : c->n + 1), sure ? "makes" : "may make");
+	if (x >= 1.05 && sure)
 		fprintf(f, " (%.*fx slower)", x < 10 ? 1 : 0, x);
-	fprintf(f, ".\n");
+	fprintf(f, "%s.\n", sure ? "" : " (not certain: see rerun below)");
 }
 
 /* The verdict in plain words; the numbers and their confidence follow. */
@@ -111,9 +114,13 @@ static void print_summary(FILE *f, const struct autostate *s)
 				"  show a smaller page here (-a reads at least 2 logical blocks of %u bytes):\n"
 				"  pages are that small or the card hides them.\n", bs, s->d->lbs);
 	}
-	if (s->have_lin)
+	if (s->no_effects)
+		fprintf(f, "  No flash translation effects seen: writes ran alike in order and out of order,\n"
+			"  to up to %d places at once (a RAM disk, or a device without a card's translation\n"
+			"  layer).\n", s->lin.n);
+	if (s->have_lin && !s->no_effects)
 		say_open_limit(f, s, &s->lin, false);
-	if (s->have_rnd)
+	if (s->have_rnd && !s->no_effects)
 		say_open_limit(f, s, &s->rnd, true);
 	if (s->map_unit)
 		fprintf(f, "  Random writes keep up with linear ones from %s up (a %s mapping unit).\n",
@@ -174,24 +181,60 @@ static void print_raw(FILE *f, const struct autostate *s)
 		fprintf(f, "   # median of %d runs", s->nalign);
 	fputc('\n', f);
 	text_align(f, &s->align);
-	if (s->have_fat) {
-		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s%s\n", dev,
-			fmt_size(e, s->fat.erasesize), fmt_size(b, s->fat.blocksize), s->fat.nr,
-			s->fat.random ? " --random" : "",
-			s->fat_stopped_early ? "   # stopped once settled" : "");
-		text_rates(f, &s->fat);
+	for (int i = 0; i < s->nfat; i++) {
+		const struct rate_result *r = &s->fat_runs[i];
+		fprintf(f, "$ flashbench --find-fat %s --erasesize=%s --blocksize=%s --fat-nr=%lld%s", dev,
+			fmt_size(e, r->erasesize), fmt_size(b, r->blocksize), r->nr,
+			r->random ? " --random" : "");
+		if (r->nrows)
+			fprintf(f, "   # rows from %s", fmt_size(e, r->rows[0].blocksize));
+		if (s->nfat > 1)
+			fprintf(f, ", run %d of %d", i + 1, s->nfat);
+		fputc('\n', f);
+		text_rates(f, r);
 	}
-	/* linear runs, then random ones, each by ascending N (not in search order) */
+	/* linear runs, then random ones, each by ascending N, every replica (not in search order) */
 	for (int k = 0; k < 2 * (OPEN_AU_MAX_NR + 1); k++) {
-		const struct au_run *r = auto_find_run(s, k % (OPEN_AU_MAX_NR + 1), k > OPEN_AU_MAX_NR);
-		if (!r)
-			continue;
-		fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s%s\n",
-			dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
-			r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict),
-			r->stopped_early ? ", stopped once clear" : r->cut_by_cap ? ", cut by --max-write" : "");
-		text_rates(f, &r->r);
+		long long nr = k % (OPEN_AU_MAX_NR + 1);
+		bool random = k > OPEN_AU_MAX_NR;
+		int reps = nr ? auto_replicas(s, nr, random) : 0, rep = 0;
+		for (int i = 0; i < s->nruns && reps; i++) {
+			const struct au_run *r = &s->runs[i];
+			if (!auto_current_run(s, r) || r->nr != nr || r->random != random)
+				continue;
+			rep++;
+			fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s",
+				dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
+				r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict));
+			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
+				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
+			if (reps > 1)
+				fprintf(f, ", run %d of %d", rep, reps);
+			if (r->settle >= 0)
+				fprintf(f, ", after a settle pass");
+			fprintf(f, "%s\n", r->stopped_early ? ", stopped once clear" :
+				r->cut_by_cap ? ", cut by --max-write" : "");
+			text_rates(f, &r->r);
+		}
 	}
+}
+
+/* The commands that settle an uncertain count: the runs at N and N+1, each to repeat. */
+static int rerun_commands(const struct autostate *s, char cmds[4][512])
+{
+	int n = 0;
+	for (int m = 0; m < 2; m++) {
+		bool random = m == 1;
+		const struct count_estimate *c = random ? &s->rnd : &s->lin;
+		if (!(random ? s->have_rnd : s->have_lin) || c->conf > CONF_LOW || s->no_effects)
+			continue;
+		struct bracket b = auto_bracket(s, random);
+		long long pts[2] = { b.hold, b.collapse ? b.collapse : b.hold + 1 };
+		for (int i = 0; i < 2 && n < 4; i++)
+			if (pts[i] >= 1 && pts[i] <= OPEN_AU_MAX_NR)
+				auto_run_command(cmds[n++], sizeof(cmds[0]), s, pts[i], random);
+	}
+	return n;
 }
 
 /* Low confidence or unknown: say how a second run can settle it. */
@@ -206,6 +249,12 @@ static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev
 		"  %-22s quiet host (no other I/O; a card slot rather than a USB reader):\n"
 		"  %-22s flashbench --auto%s %s\n", "rerun", "", "",
 		s->o->destructive ? " --destructive" : "", dev);
+	char cmds[4][512];
+	int n = rerun_commands(s, cmds);
+	if (n)
+		fprintf(f, "  %-22s or run each of these twice and compare the last rows:\n", "");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  %-22s %s\n", "", cmds[i]);
 }
 
 /* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
@@ -297,25 +346,66 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 		jw_string(w, "verdict", collapse_name(r->verdict));
 		jw_bool(w, "stopped_early", r->stopped_early);
 		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
+		jw_bool(w, "reference", r->reference);
+		if (r->settle >= 0)
+			jw_int(w, "settle_pass", r->settle);
+		jw_int(w, "settling_row_erase_blocks", r->settle_span);
+		jw_uint(w, "settling_row_bytes", r->settle_chunk);
+		jw_array_begin(w, "ratios");
+		for (int k = 0; k < 2; k++)
+			jw_double(w, NULL, r->ratio[k]);
+		jw_array_end(w);
 		json_rates(w, "result", &r->r);
 		jw_object_end(w);
 	}
 	jw_array_end(w);
-	if (s->have_fat)
-		json_rates(w, "find_fat", &s->fat);
+	jw_array_begin(w, "settle_passes");
+	for (int i = 0; i < s->nsettles; i++) {
+		const struct settle_pass *sp = &s->settles[i];
+		jw_object_begin(w, NULL);
+		jw_string(w, "after", sp->after);
+		jw_uint(w, "written_bytes", sp->bytes);
+		jw_int(w, "writes", sp->writes);
+		jw_int(w, "erase_blocks", sp->blocks);
+		jw_bool(w, "steady", sp->quiet);
+		jw_int(w, "first_write_ns", sp->first_ns);
+		jw_int(w, "last_write_ns", sp->last_ns);
+		jw_int(w, "fastest_write_ns", sp->fastest_ns);
+		if (sp->clean_ns)
+			jw_int(w, "clean_write_ns", sp->clean_ns);
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_uint(w, "settling_rows_written_bytes", s->settle_row_bytes);
+	jw_bool(w, "translation_effects", !s->no_effects);
+	char cmds[4][512];
+	int n = rerun_commands(s, cmds);
+	jw_array_begin(w, "rerun");
+	for (int i = 0; i < n; i++)
+		jw_string(w, NULL, cmds[i]);
+	jw_array_end(w);
+	if (s->nfat)
+		json_rates(w, "find_fat", &s->fat_runs[0]);
+	if (s->nfat > 1) {
+		jw_array_begin(w, "find_fat_replicas");
+		for (int i = 1; i < s->nfat; i++)
+			json_rates(w, NULL, &s->fat_runs[i]);
+		jw_array_end(w);
+	}
 	jw_object_end(w);
 }
 
 /* Every measurement of the run folded into one status (what json_status prints). */
 static void overall_status(const struct autostate *s, struct run_status *st)
 {
-	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + 1];
+	const struct run_status *parts[ALIGN_MAX_RUNS + MAX_AU_RUNS + MAX_FAT_RUNS + 1];
 	int n = 0;
 
 	for (int i = 0; i < s->nalign; i++)
 		parts[n++] = &s->align_runs[i].st;
-	if (s->have_fat)
-		parts[n++] = &s->fat.st;
+	for (int i = 0; i < s->nfat; i++)
+		parts[n++] = &s->fat_runs[i].st;
+	parts[n++] = &s->settle_st;
 	for (int i = 0; i < s->nruns; i++)
 		parts[n++] = &s->runs[i].r.st;
 	memset(st, 0, sizeof(*st));

@@ -19,39 +19,74 @@
 #include "measure/measure.h"
 
 #define ALIGN_MAX_RUNS 5
-#define ALIGN_BUDGET_NS (20LL * 1000 * 1000 * 1000)
+#define ALIGN_BUDGET_NS (40LL * 1000 * 1000 * 1000)	/* two runs even through a slow USB reader */
 #define ALIGN_BLOCKSIZE 1024u
 #define FALLBACK_ERASE (4ull << 20)
 #define FALLBACK_PAGE (16ull << 10)
-#define MAX_AU_RUNS 40
+#define MAX_AU_RUNS 96
 #define OPEN_AU_MAX_NR 32
-/*
- * Rows of an --open-au run: from E down to E/8 in linear mode (a collapse
- * shows by E/4), E/32 in random mode (out-of-order writes into a block that
- * cannot go random cost a collapse only once there are several per block).
- */
-#define LINEAR_ROW_SHIFT 3
-#define RANDOM_ROW_SHIFT 5
 #define MAX_ROWS 64
 #define SECTOR 512u
+#define MAX_REPLICAS 4		/* measurements of one N that decides a count */
+#define SETTLE_BLOCKS 4		/* erase blocks a settle pass may write */
+#define MAX_FAT_RUNS 3		/* --find-fat replicas */
+#define RANDOM_RESERVE_BLOCKS 16	/* --max-write the linear search leaves to random N=1 */
+#define SETTLE_FIRST_BLOCKS 2	/* ... before the first run, with no reference to tell */
+
+/*
+ * The rows an --open-au run of the search writes: a first row that settles
+ * the card (it opens every block of the run, evicting whatever an earlier
+ * run left open, and closes them again) and the decision rows, the two
+ * smallest of E/4, E/8 that are at least a page (and, in random mode, the
+ * mapping unit): a collapse must show in both (issue 20, cause 3).
+ */
+#define LINEAR_ROW_SHIFT 3	/* linear decision rows down to E/8 */
+#define RANDOM_ROW_SHIFT 5	/* random ones down to E/32 */
+struct rows_plan {
+	uint64_t first;		/* the settling row */
+	uint64_t d[2];		/* decision rows, d[0] = 2 * d[1] */
+	int nd;			/* 1 when only one row fits (erase size near the page) */
+};
 
 struct au_run {
 	struct rate_result r;
 	long long nr;
 	bool random;
+	bool reference;		/* the linear N=1 runs everything is compared with */
+	bool last_row_only;	/* a replica of a hold: the smallest decision row only */
 	bool stopped_early;	/* collapse was clear before the last row */
 	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
-	enum collapse verdict;
-	double ref_ratio;	/* smallest row vs the one-block run's same row; 0: not compared */
-	bool by_reference;	/* verdict COLLAPSED from that comparison alone */
+	enum collapse verdict;	/* this replica against the reference */
+	double ratio[2];	/* at the decision rows: rate / reference rate (0: not measured) */
+	int settle;		/* index of the settle pass before it, -1: none needed */
+	long long settle_span;	/* blocks its settling row wrote, on its own; 0: its first row */
+	uint64_t settle_chunk;	/* the settling row's block size */
+	long long closed_beyond;	/* blocks of a larger run before, written to their end first */
 };
+
+/* A settle pass: the card brought to a known state before a run (issue 20, cause 2). */
+struct settle_pass {
+	uint64_t bytes;
+	int writes;
+	int blocks;
+	bool quiet;		/* writes ended at a steady rate: nothing left to pay */
+	int64_t first_ns, last_ns, fastest_ns;	/* time of its first, last and fastest write */
+	int64_t clean_ns;	/* a write's time on a card that owes nothing; 0: not known yet */
+	const char *after;	/* what came before: "the card as it came", "a collapsed run", ... */
+};
+#define MAX_SETTLES 64
+
+struct autostate;
 
 /* What the keep_going callback sees of a run in progress. */
 struct row_watch {
+	const struct autostate *s;
 	struct dev *d;
 	uint64_t max_write;
 	uint64_t row_bytes;	/* what one more row writes */
 	bool open_au;		/* else find-fat */
+	bool reference;		/* an open-AU reference run: every row is needed */
+	uint64_t last_row;	/* the run's smallest block size */
 	struct rate_result so_far;	/* the run's rows up to now, for the analysis */
 	uint64_t pagesize;
 	int nrows;
@@ -84,8 +119,21 @@ struct autostate {
 	int nruns;
 	struct count_estimate lin, rnd;
 	bool have_lin, have_rnd;
-	struct rate_result fat;
-	bool have_fat, fat_stopped_early;
+	bool no_effects;	/* writes ran alike in every pattern tried: no FTL effect seen */
+	/* the card's state between runs */
+	bool dirty;		/* an earlier run may have left blocks open or work owed */
+	const char *dirty_why;
+	struct settle_pass settles[MAX_SETTLES];
+	int nsettles;
+	struct run_status settle_st;	/* the settle passes' and settling rows' I/O */
+	uint64_t settle_row_bytes;	/* written by settling rows on their own */
+	long long prev_nr;	/* N of the run before, at the current erase size and place */
+	bool prev_random, prev_held;	/* its mode, and whether it held */
+	uint64_t placed_offset, placed_erasesize;	/* what prev_nr refers to */
+	struct rate_result fat_runs[MAX_FAT_RUNS];	/* --find-fat replicas */
+	int nfat;
+	struct rate_result fat;	/* their best rate per cell (host noise only slows one down) */
+	bool have_fat;
 	struct fat_estimate fatest;
 	int64_t write_ns;
 	struct row_watch *watch;
@@ -144,13 +192,48 @@ void auto_run_capacity_first(struct autostate *s);
 /* the class check, when a claim is known (auto/auto_class.c) */
 void auto_run_class(struct autostate *s);
 
+/* the FAT-area check (auto/auto_fat.c) */
+void auto_run_find_fat(struct autostate *s);
+
+/* the open-AU searches (auto/auto_open.c) */
+void auto_search_open_aus(struct autostate *s, bool random, long long limit);
+/* The card brought to a known state before the next run, when it may not be in one. */
+void auto_settle(struct autostate *s);
+/* The erase block the settle passes write. */
+uint64_t auto_settle_offset(const struct autostate *s, int k);
+
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
-double auto_ratio_to_one_au(const struct autostate *s, const struct au_run *run);
-double auto_ratio_to_linear(const struct autostate *s, const struct au_run *run);
+void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
+/* This replica against the reference (linear N=1; random: also linear and random N=1). */
+void auto_judge_run(const struct autostate *s, struct au_run *run);
+/* The verdict at N over every replica: their best rate per row, judged. */
+enum collapse auto_combined_verdict(const struct autostate *s, long long nr, bool random,
+				    double ratio[2]);
+int auto_replicas(const struct autostate *s, long long nr, bool random);
+/* The search's bracket: the smallest N that did not hold, the largest below it that did. */
+struct bracket {
+	long long hold, collapse;	/* collapse 0: none measured */
+	bool consistent;		/* no N above the collapse held */
+};
+struct bracket auto_bracket(const struct autostate *s, bool random);
+/* Every replica at N held where the combined verdict collapsed, or back. */
+bool auto_opposite_replica(const struct autostate *s, long long nr, bool random);
+/* Replicas at N whose own verdict is the combined one. */
+int auto_agreeing(const struct autostate *s, long long nr, bool random);
+/* The best (least disturbed) rate at blocksize over the replicas at N; 0: none. */
+double auto_best_rate(const struct autostate *s, long long nr, bool random, uint64_t blocksize);
+/* Between the two fastest N=1 replicas of a mode at blocksize, relative; < 0 with fewer. */
+double auto_spread(const struct autostate *s, bool random, uint64_t blocksize);
+/* Linear writes to one block at blocksize: measured, or from their time per write below. */
+double auto_linear_rate(const struct autostate *s, uint64_t blocksize);
+/* Relative spread of the reference replicas at blocksize (0.05 if unknown). */
+double auto_noise(const struct autostate *s, uint64_t blocksize);
 uint64_t auto_random_mapping_unit(const struct autostate *s);
 void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *why);
 void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 		       struct count_estimate *out);
+/* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it. */
+void auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
 
 /* the advice (auto/advice.c) */
 void advice_make(const struct autostate *s, struct advice *a);

@@ -1,5 +1,14 @@
-/* --auto's verdicts from its --open-au runs: ratios, brackets, the open-AU counts. */
+/*
+ * --auto's verdicts from its --open-au runs (doc/card-facts.md, Writes):
+ * every run is compared row by row with a reference measured on the same
+ * card in the same session (linear writes to one erase block; in random
+ * mode also linear writes to as many blocks, and random writes to one), at
+ * the two decision rows; replicas of one N are combined by their best rate
+ * per row (host noise only ever slows a row down), and the counts' confidence
+ * follows from how the replicas of the deciding runs agree (issue 20).
+ */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,43 +17,331 @@
 #include "auto/auto_state.h"
 #include "lib/units.h"
 
-/*
- * A run can hold on its own (no row collapsed) and still be much slower
- * than the same mode with one erase block: then one or a few of its blocks
- * are being garbage-collected (N just above the limit, random mode). On
- * simulated cards within the limit the ratio stays above 0.94; one block
- * over it, below 0.65.
- */
-double auto_ratio_to_one_au(const struct autostate *s, const struct au_run *run)
+#define DEFAULT_NOISE 0.05
+
+/* The smallest E/2^k, k <= shift, that is at least `lowest` and divides E in whole logical blocks. */
+static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned int lbs)
 {
-	const struct au_run *one = auto_find_run(s, 1, run->random);
-	if (!one || one == run || one->verdict != RUN_HOLDS || run->r.nrows == 0)
-		return 0;
-	const struct rate_row *last = &run->r.rows[run->r.nrows - 1];
-	double ref = auto_rate_at(&one->r, last->blocksize);
-	return ref > 0 && !last->failed[0] ? last->rate[0] / ref : 0;
+	uint64_t b = e;
+	for (int k = 0; k < shift && b % 2 == 0 && b / 2 >= lowest && (b / 2) % lbs == 0; k++)
+		b /= 2;
+	return b;
 }
 
 /*
- * Random mode keeps an erase block "open" when small out-of-order writes
- * run about as fast as linear ones at the same size, which is how experts
- * read it (issue 11 §5; SanDisk SL08G in real-cards.tsv: random 16KiB at
- * 1% of linear with any number of blocks).
+ * Linear runs decide at E/4 and E/8 (a collapse shows by E/4; at E/2 one
+ * write in two collects a block, too weak a sign) after a settling row at
+ * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
+ * that cannot go random are several per block, or from the mapping unit
+ * up, after a settling row of linear writes. The random reference measures
+ * every row from E/4 down (at E/2, two chunks a block, the order is not
+ * random enough to tell).
  */
-
-double auto_ratio_to_linear(const struct autostate *s, const struct au_run *run)
+void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
 {
-	const struct au_run *one = auto_find_run(s, 1, false);
-	if (!one || one->verdict != RUN_HOLDS)
-		return 0;
-	/* the smallest block size both runs wrote (linear runs stop at larger sizes) */
-	for (int i = run->r.nrows - 1; i >= 0; i--) {
-		const struct rate_row *row = &run->r.rows[i];
-		double ref = auto_rate_at(&one->r, row->blocksize);
-		if (ref > 0 && !row->failed[0])
-			return row->rate[0] / ref;
+	const uint64_t e = s->erasesize;
+	uint64_t lowest = s->pagesize > MAX_PAGE_HINT ? MAX_PAGE_HINT : s->pagesize;
+	if (random && s->map_unit > lowest)
+		lowest = s->map_unit;
+	uint64_t d1 = decision_row(e, lowest, random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT, s->d->lbs);
+
+	memset(p, 0, sizeof(*p));
+	if (random && d1 > e / 8 && d1 <= e / 4) {
+		/* at E/2, two chunks a block, out-of-order writes are hardly out of order */
+		p->nd = 1;
+		p->d[0] = d1;
+		p->first = 2 * d1;
+	} else if (d1 >= e / 2 || d1 == e) {
+		p->nd = 1;
+		p->d[0] = d1;
+		p->first = d1 < e ? e : d1;
+	} else {
+		p->nd = 2;
+		p->d[0] = 2 * d1;
+		p->d[1] = d1;
+		p->first = 4 * d1 <= e ? 4 * d1 : e;
 	}
-	return 0;
+	if (reference && random)	/* every row with out-of-order writes: the mapping unit */
+		p->first = decision_row(e, lowest, 2, s->d->lbs);
+}
+
+static bool run_counts(const struct autostate *s, const struct au_run *r, long long nr, bool random)
+{
+	return auto_current_run(s, r) && r->nr == nr && r->random == random;
+}
+
+double auto_best_rate(const struct autostate *s, long long nr, bool random, uint64_t blocksize)
+{
+	double best = 0;
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		if (!run_counts(s, r, nr, random))
+			continue;
+		double v = auto_rate_at(&r->r, blocksize);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+int auto_replicas(const struct autostate *s, long long nr, bool random)
+{
+	int n = 0;
+	for (int i = 0; i < s->nruns; i++)
+		n += run_counts(s, &s->runs[i], nr, random);
+	return n;
+}
+
+/*
+ * The spread of the N=1 replicas of one mode at blocksize: between the two
+ * fastest (a disturbed replica is only ever slower); < 0 with fewer than two.
+ */
+double auto_spread(const struct autostate *s, bool random, uint64_t blocksize)
+{
+	double first = 0, second = 0;
+	int n = 0;
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		double v;
+		if (!run_counts(s, r, 1, random) || !(v = auto_rate_at(&r->r, blocksize)))
+			continue;
+		if (v > first) {
+			second = first;
+			first = v;
+		} else if (v > second) {
+			second = v;
+		}
+		n++;
+	}
+	return n >= 2 && first > 0 ? (first - second) / first : -1;
+}
+
+/* Below the linear rows, the noise of random N=1 replicas, else of the smallest linear row. */
+double auto_noise(const struct autostate *s, uint64_t blocksize)
+{
+	double v = auto_spread(s, false, blocksize);
+	if (v < 0)
+		v = auto_spread(s, true, blocksize);
+	if (v < 0) {
+		struct rows_plan p;
+		auto_plan_rows(s, false, false, &p);
+		v = auto_spread(s, false, p.d[p.nd - 1]);
+	}
+	return v < 0 ? DEFAULT_NOISE : v;
+}
+
+/*
+ * Linear writes to one block below their smallest row: time per write as a
+ * latency plus a transfer, fitted to the rows measured (least squares), so
+ * random rows down to E/32 are compared with linear writes of their size.
+ */
+double auto_linear_rate(const struct autostate *s, uint64_t bs)
+{
+	struct rows_plan p;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int n = 0;
+	auto_plan_rows(s, false, false, &p);
+	for (uint64_t b = p.first; b >= p.d[p.nd - 1] && b > 0; b /= 2) {
+		double r = auto_best_rate(s, 1, false, b);
+		if (!(r > 0))
+			continue;
+		double x = (double)b, y = x / r;
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+		n++;
+	}
+	if (n < 2 || sxx * n == sx * sx)
+		return 0;
+	double k = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - k * sx) / n;
+	if (k <= 0)
+		return 0;
+	if (a < 0)
+		a = 0;
+	return (double)bs / (a + k * (double)bs);
+}
+
+/* The linear rate a random run at N is compared with: the linear run at N if it held, else N=1. */
+static double linear_ref(const struct autostate *s, long long nr, uint64_t bs)
+{
+	double ref = auto_best_rate(s, 1, false, bs);
+	if (!(ref > 0))
+		return auto_linear_rate(s, bs);
+	if (nr > 1 && auto_replicas(s, nr, false) &&
+	    auto_combined_verdict(s, nr, false, NULL) == RUN_HOLDS) {
+		double at_n = auto_best_rate(s, nr, false, bs);
+		if (at_n > ref)
+			ref = at_n;
+	}
+	return ref;
+}
+
+/*
+ * rate[k] at the decision rows against the references: linear runs against
+ * linear N=1; random N=1 against linear writes (no open block when random
+ * writes run under RANDOM_SLOW of them); random N>1 against random N=1 as
+ * well as linear writes at the same N.
+ */
+static enum collapse judge_rates(const struct autostate *s, long long nr, bool random,
+				 const double *rate, const uint64_t *rows, int n, double *ratio)
+{
+	double noise[2] = { 0, 0 }, rlin[2] = { 0, 0 };
+	int lin_slow = 0;
+
+	for (int k = 0; k < n; k++) {
+		noise[k] = auto_noise(s, rows[k]);
+		ratio[k] = rlin[k] = 0;
+		double lref = random ? linear_ref(s, nr, rows[k]) : auto_best_rate(s, 1, false, rows[k]);
+		if (rate[k] > 0 && lref > 0)
+			rlin[k] = rate[k] / lref;
+		ratio[k] = rlin[k];
+		if (random && rlin[k] > 0 && rlin[k] < RANDOM_SLOW && 1 - rlin[k] > NOISE_SIGMAS * noise[k])
+			lin_slow++;
+		if (random && nr > 1) {
+			double rref = auto_best_rate(s, 1, true, rows[k]);
+			ratio[k] = rate[k] > 0 && rref > 0 ? rate[k] / rref : 0;
+		}
+	}
+	if (!random)
+		return analyze_open_au_against(ratio, noise, n);
+	/* all rows far slower than linear ones, the smaller further: no block open for random writes */
+	if (n >= 2 && lin_slow == n && rlin[n - 1] <= STEP_COLLAPSE * rlin[n - 2])
+		return RUN_COLLAPSED;
+	if (nr == 1) {
+		if (lin_slow)
+			return RUN_UNCLEAR;
+		for (int k = 0; k < n; k++)
+			if (!(rlin[k] > 0))
+				return RUN_UNCLEAR;
+		return RUN_HOLDS;
+	}
+	enum collapse v = analyze_open_au_against(ratio, noise, n);
+	return v == RUN_HOLDS && lin_slow ? RUN_UNCLEAR : v;
+}
+
+/*
+ * The rows a verdict stands on: the decision rows, or for a run stopped
+ * once clear, the settling row and the first decision row. Random writes to
+ * one block are compared with linear ones at the linear decision rows, or
+ * from the mapping unit up.
+ */
+static int verdict_rows(const struct autostate *s, const struct au_run *run, long long nr,
+			bool random, uint64_t *rows)
+{
+	struct rows_plan p;
+	(void)nr;
+	auto_plan_rows(s, random, false, &p);
+	if (run && run->last_row_only) {
+		rows[0] = p.d[p.nd - 1];
+		return 1;
+	}
+	if (run && run->stopped_early && p.nd == 2 && !auto_rate_at(&run->r, p.d[1])) {
+		rows[0] = p.first;
+		rows[1] = p.d[0];
+		return 2;
+	}
+	for (int k = 0; k < p.nd; k++)
+		rows[k] = p.d[k];
+	return p.nd;
+}
+
+void auto_judge_run(const struct autostate *s, struct au_run *run)
+{
+	uint64_t rows[2];
+	double rate[2] = { 0, 0 };
+
+	if (run->reference && !run->random) {
+		run->verdict = analyze_open_au_run(&run->r, s->pagesize);
+		run->ratio[0] = run->ratio[1] = 1;
+		return;
+	}
+	int n = verdict_rows(s, run, run->nr, run->random, rows);
+	for (int k = 0; k < n; k++)
+		rate[k] = auto_rate_at(&run->r, rows[k]);
+	run->verdict = judge_rates(s, run->nr, run->random, rate, rows, n, run->ratio);
+	for (int k = 0; k < n; k++)
+		if (!(rate[k] > 0))
+			run->verdict = RUN_UNCLEAR;
+}
+
+/* The reference at N=1, linear: its best rows judged by the signature of a collapse. */
+static enum collapse combined_reference(const struct autostate *s)
+{
+	struct rate_row rows[MAX_ROWS];
+	struct rate_result best = { 0 };
+	const struct au_run *first = NULL;
+
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], 1, false) && s->runs[i].reference) {
+			first = &s->runs[i];
+			break;
+		}
+	if (!first)
+		return RUN_UNCLEAR;
+	best = first->r;
+	best.rows = rows;
+	for (int i = 0; i < first->r.nrows && i < MAX_ROWS; i++) {
+		rows[i] = first->r.rows[i];
+		rows[i].rate[0] = auto_best_rate(s, 1, false, rows[i].blocksize);
+		rows[i].failed[0] = !(rows[i].rate[0] > 0);
+	}
+	return analyze_open_au_run(&best, s->pagesize);
+}
+
+enum collapse auto_combined_verdict(const struct autostate *s, long long nr, bool random,
+				    double ratio[2])
+{
+	uint64_t rows[2];
+	double rate[2] = { 0, 0 }, r[2] = { 0, 0 };
+
+	if (!auto_replicas(s, nr, random))
+		return RUN_UNCLEAR;
+	if (nr == 1 && !random) {
+		if (ratio)
+			ratio[0] = ratio[1] = 1;
+		return combined_reference(s);
+	}
+	/* runs stopped once clear have no last row: judge them on the rows they have */
+	struct rows_plan p;
+	const struct au_run *some = NULL;
+	bool any_full = false;
+	auto_plan_rows(s, random, false, &p);
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], nr, random)) {
+			some = &s->runs[i];
+			any_full |= auto_rate_at(&some->r, p.d[p.nd - 1]) > 0;
+		}
+	int n = verdict_rows(s, any_full ? NULL : some, nr, random, rows);
+	for (int k = 0; k < n; k++)
+		rate[k] = auto_best_rate(s, nr, random, rows[k]);
+	enum collapse v = judge_rates(s, nr, random, rate, rows, n, r);
+	for (int k = 0; k < n; k++)
+		if (!(rate[k] > 0))
+			v = RUN_UNCLEAR;
+	if (ratio) {
+		ratio[0] = r[0];
+		ratio[1] = n > 1 ? r[1] : r[0];
+	}
+	return v;
+}
+
+int auto_agreeing(const struct autostate *s, long long nr, bool random)
+{
+	enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+	int n = 0;
+	for (int i = 0; i < s->nruns; i++)
+		n += run_counts(s, &s->runs[i], nr, random) && s->runs[i].verdict == v;
+	return n;
+}
+
+bool auto_opposite_replica(const struct autostate *s, long long nr, bool random)
+{
+	enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		if (run_counts(s, r, nr, random) && r->verdict != RUN_UNCLEAR && v != RUN_UNCLEAR &&
+		    r->verdict != v)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -55,120 +352,57 @@ double auto_ratio_to_linear(const struct autostate *s, const struct au_run *run)
  */
 uint64_t auto_random_mapping_unit(const struct autostate *s)
 {
-	const struct au_run *rnd = auto_find_run(s, 1, true), *lin = auto_find_run(s, 1, false);
-	bool slow_below = false;
-	if (!rnd || !lin || lin->verdict != RUN_HOLDS || lin->r.nrows == 0)
+	const struct au_run *rnd = NULL;
+
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], 1, true) && s->runs[i].reference)
+			rnd = &s->runs[i];
+	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
-	/* from the smallest block size up: slow rows, then the first one that keeps up */
-	for (int i = rnd->r.nrows - 1; i >= 0; i--) {
-		const struct rate_row *row = &rnd->r.rows[i];
-		double ref = auto_rate_at(&lin->r, row->blocksize);
-		if (ref <= 0)	/* linear runs stop higher; their rate is flat */
-			ref = auto_rate_at(&lin->r, lin->r.rows[lin->r.nrows - 1].blocksize);
-		if (row->failed[0] || ref <= 0)
+	/*
+	 * A cliff: a row that keeps up (HOLD_RATIO) at twice the rate of the
+	 * row below or more (the unit is copied by every smaller write), and
+	 * every larger row keeping up too. A card that cannot write out of order at all slows down gradually
+	 * instead (a backward write into a block with few chunks left costs
+	 * little): no mapping unit.
+	 */
+	double r[MAX_ROWS];
+	uint64_t bs[MAX_ROWS];
+	int n = 0;
+	for (int i = rnd->r.nrows - 1; i >= 0 && n < MAX_ROWS; i--) {
+		uint64_t b = rnd->r.rows[i].blocksize;
+		double ref = linear_ref(s, 1, b), v = auto_best_rate(s, 1, true, b);
+		if (b < s->pagesize || b >= s->erasesize || ref <= 0 || v <= 0)
 			continue;
-		if (row->rate[0] < MAP_UNIT_FAST * ref)
-			slow_below = true;
-		else
-			return slow_below && row->blocksize < s->erasesize ? row->blocksize : 0;
+		bs[n] = b;
+		r[n++] = v / ref;
+	}
+	for (int k = 1; k < n; k++) {
+		if (r[k] < HOLD_RATIO || r[k - 1] > r[k] / 2)
+			continue;
+		for (int j = k + 1; j < n; j++)
+			if (r[j] < HOLD_RATIO)
+				return 0;
+		return bs[k];
 	}
 	return 0;
 }
 
-static int collect_runs(struct autostate *s, bool random, const struct rate_result **rs,
-			long long *nrs)
-{
-	int n = 0;
-	for (int i = 0; i < s->nruns; i++)
-		if (auto_current_run(s, &s->runs[i]) && s->runs[i].random == random)
-			n++;
-	/* ascending N (insertion order differs while bisecting) */
-	int k = 0;
-	for (long long nr = 1; nr <= OPEN_AU_MAX_NR && k < n; nr++)
-		for (int i = 0; i < s->nruns; i++)
-			if (auto_current_run(s, &s->runs[i]) && s->runs[i].random == random &&
-			    s->runs[i].nr == nr) {
-				rs[k] = &s->runs[i].r;
-				nrs[k] = nr;
-				k++;
-			}
-	return k;
-}
-
-/*
- * The search's own bracket: the largest N that held and the smallest that
- * did not. consistent: no N below a holding one collapsed.
- */
-struct bracket {
-	long long hold, collapse;	/* collapse 0: none seen */
-	bool consistent;
-};
-
-static struct bracket search_bracket(const struct autostate *s, bool random)
+struct bracket auto_bracket(const struct autostate *s, bool random)
 {
 	struct bracket b = { 0, 0, true };
-
-	for (int i = 0; i < s->nruns; i++) {
-		const struct au_run *r = &s->runs[i];
-		if (r->random != random || !auto_current_run(s, r) || auto_find_run(s, r->nr, random) != r)
-			continue;	/* another mode or size, or measured again later */
-		if (r->verdict == RUN_HOLDS) {
-			if (r->nr > b.hold)
-				b.hold = r->nr;
-		} else if (!r->cut_by_cap && (!b.collapse || r->nr < b.collapse)) {
-			b.collapse = r->nr;
-		}
+	for (long long nr = 1; nr <= OPEN_AU_MAX_NR; nr++) {
+		if (!auto_replicas(s, nr, random))
+			continue;
+		enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+		if (v == RUN_HOLDS && !b.collapse)
+			b.hold = nr;
+		else if (v == RUN_HOLDS)
+			b.consistent = false;
+		else if (!b.collapse)
+			b.collapse = nr;
 	}
-	b.consistent = !b.collapse || b.collapse > b.hold;
 	return b;
-}
-
-/*
- * analyze_open_au_series() gives the verdict; where it disagrees with the
- * search (which also compares each run with the one-block run), the search's
- * count is reported with low confidence.
- */
-static void reconcile_open_aus(struct autostate *s, bool random, struct count_estimate *out)
-{
-	const struct rate_result *rs[MAX_AU_RUNS];
-	long long nrs[MAX_AU_RUNS];
-	int n = collect_runs(s, random, rs, nrs);
-	struct bracket b = search_bracket(s, random);
-
-	memset(out, 0, sizeof(*out));
-	if (!n)
-		return;
-	analyze_open_au_series(rs, nrs, n, s->pagesize, out);
-	bool exact = b.collapse == b.hold + 1;
-	if (b.consistent && out->n == b.hold && out->at_least == !exact)
-		return;
-	char series[sizeof(out->evidence)];
-	snprintf(series, sizeof(series), "%s", out->evidence);
-	bool series_higher = out->n > b.hold || (out->n == b.hold && out->at_least);
-	out->n = (int)b.hold;
-	out->at_least = !exact;
-	out->conf = CONF_LOW;
-	/* the series saw no collapse only where one block was clearly slowed down */
-	const struct au_run *first = auto_find_run(s, b.collapse, random);
-	if (b.consistent && exact && series_higher && first && first->by_reference &&
-	    first->ref_ratio < REF_CLEAR) {
-		char sz[FMT_BUF];
-		out->conf = CONF_MEDIUM;
-		snprintf(out->evidence, sizeof(out->evidence),
-			 "N=%lld held; at N=%lld %s writes run at %.0f%% of the N=1 rate (some erase block is "
-			 "garbage-collected); the series analysis alone: %.200s",
-			 b.hold, b.collapse, fmt_size(sz, first->r.rows[first->r.nrows - 1].blocksize),
-			 100 * first->ref_ratio, series);
-		return;
-	}
-	if (b.collapse)
-		snprintf(out->evidence, sizeof(out->evidence),
-			 "N=%lld held, N=%lld did not%s; the series analysis disagrees: %.200s", b.hold,
-			 b.collapse, b.consistent ? "" : " (but smaller N also failed)", series);
-	else
-		snprintf(out->evidence, sizeof(out->evidence),
-			 "N=%lld held, no collapse measured; the series analysis disagrees: %.200s", b.hold,
-			 series);
 }
 
 void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *why)
@@ -180,6 +414,207 @@ void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *
 	}
 }
 
+/* "N=4 held in 2 of 2 runs (98%, 97% of the reference)" */
+static void describe_point(char *ev, size_t n, const struct autostate *s, long long nr, bool random)
+{
+	double r[2];
+	enum collapse v = auto_combined_verdict(s, nr, random, r);
+	int reps = auto_replicas(s, nr, random), agree = auto_agreeing(s, nr, random);
+	appendf(ev, n, "N=%lld %s in %d of %d run%s", nr,
+		v == RUN_HOLDS ? "held" : v == RUN_COLLAPSED ? "collapsed" : "was unclear",
+		agree, reps, reps == 1 ? "" : "s");
+	if (r[0] > 0)
+		appendf(ev, n, " (best rows at %.0f%%, %.0f%% of %s)", 100 * r[0], 100 * r[1],
+			!random ? "one erase block" : nr == 1 ? "linear writes" : "random writes to one block");
+}
+
+/* No replica at N got to the last decision row (each stopped once its collapse was clear). */
+static bool all_stopped_early(const struct autostate *s, long long nr, bool random)
+{
+	struct rows_plan p;
+	auto_plan_rows(s, random, false, &p);
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], nr, random) && auto_rate_at(&s->runs[i].r, p.d[p.nd - 1]))
+			return false;
+	return true;
+}
+
+/*
+ * Did the best rows at N clear the margin for "high"? (A collapse judged
+ * on the settling row and the first decision row needs the margin in the
+ * decision row; the settling row, half the writes collecting, only under
+ * COLLAPSE_RATIO.)
+ */
+static bool clear_margin(const struct autostate *s, long long nr, bool random, bool held)
+{
+	double r[2];
+	enum collapse v = auto_combined_verdict(s, nr, random, r);
+	if (nr == 1 && !random)
+		return v == RUN_HOLDS;
+	if (!held && all_stopped_early(s, nr, random))
+		return r[0] < COLLAPSE_RATIO && r[1] <= CLEAR_COLLAPSE;
+	for (int k = 0; k < 2; k++)
+		if (held ? r[k] < CLEAR_HOLD : r[k] > CLEAR_COLLAPSE)
+			return false;
+	return true;
+}
+
+/*
+ * A collapse stands when one of the replicas that show it started on a
+ * card that owed nothing (its settle pass ended steady, or none was
+ * needed): work left over from earlier runs only slows a run down.
+ */
+static bool settled_before(const struct autostate *s, long long nr, bool random)
+{
+	enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+	for (int i = 0; i < s->nruns; i++) {
+		const struct au_run *r = &s->runs[i];
+		if (run_counts(s, r, nr, random) && r->verdict == v &&
+		    (r->settle < 0 || s->settles[r->settle].quiet))
+			return true;
+	}
+	return false;
+}
+
+/* The confidence the agreement of the deciding runs earns. */
+static enum confidence deciding_conf(const struct autostate *s, bool random, long long hold,
+				     long long collapse, char *why, size_t n)
+{
+	long long pts[2] = { hold, collapse };
+	enum confidence c = CONF_HIGH;
+
+	for (int i = 0; i < 2; i++) {
+		long long nr = pts[i];
+		if (nr < 1)
+			continue;
+		bool held = i == 0;
+		int reps = auto_replicas(s, nr, random), agree = auto_agreeing(s, nr, random);
+		enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+		if (v == RUN_UNCLEAR || agree < 2) {
+			snprintf(why, n, "the runs at N=%lld disagree or are unclear (%d of %d agree)", nr,
+				 agree, reps);
+			return CONF_LOW;
+		}
+		if (!held && !settled_before(s, nr, random)) {
+			snprintf(why, n, "a run at N=%lld started while the card was still busy with "
+				 "earlier writes", nr);
+			return CONF_LOW;
+		}
+		if (!held && auto_opposite_replica(s, nr, random)) {
+			snprintf(why, n, "a run at N=%lld held where the others collapsed", nr);
+			return CONF_LOW;
+		}
+		if (held && auto_opposite_replica(s, nr, random))
+			c = conf_min(c, CONF_MEDIUM);	/* one run slowed down: a disturbance */
+		if (!clear_margin(s, nr, random, held))
+			c = conf_min(c, CONF_MEDIUM);
+	}
+	return c;
+}
+
+/*
+ * Random counts stand on rows with many chunks a block: with a mapping unit
+ * of E/8 or more the decision rows have a few chunks each, and one random
+ * block too many shows weakly (bench/calibration). And "no random block"
+ * while random writes to one block kept up with linear ones at some size
+ * of four chunks a block or more may be a mapping unit that did not show
+ * as one.
+ */
+static void limit_random_rows(const struct autostate *s, bool random, struct count_estimate *out,
+			      char *why, size_t n)
+{
+	struct rows_plan p;
+	if (!random)
+		return;
+	auto_plan_rows(s, true, false, &p);
+	if (p.nd < 2 || p.d[p.nd - 1] > s->erasesize / 16) {
+		out->conf = CONF_LOW;
+		snprintf(why, n, "random writes counted with %d chunks a block only%s",
+			 (int)(s->erasesize / p.d[p.nd - 1]), s->map_unit ? " (the mapping unit)" : "");
+		return;
+	}
+	if (out->n || out->at_least)
+		return;
+	for (uint64_t b = s->erasesize / 4; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
+		double r = auto_best_rate(s, 1, true, b), l = linear_ref(s, 1, b);
+		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
+			char sz[FMT_BUF];
+			out->conf = conf_min(out->conf, CONF_LOW);
+			snprintf(why, n, "random writes of %s kept up with linear ones: a mapping unit may hide",
+				 fmt_size(sz, b));
+			return;
+		}
+		if (b % 2)
+			break;
+	}
+}
+
+/*
+ * The count from the search's bracket: exact where N held and N+1 did not,
+ * each measured at least twice with the replicas agreeing; anything less
+ * is low confidence (issue 20, cause 4).
+ */
+static void count_from_runs(struct autostate *s, bool random, struct count_estimate *out)
+{
+	struct bracket b = auto_bracket(s, random);
+	char why[160] = "";
+
+	memset(out, 0, sizeof(*out));
+	if (!b.hold && !b.collapse) {
+		snprintf(out->evidence, sizeof(out->evidence), "no --open-au run could be judged");
+		return;
+	}
+	out->n = (int)b.hold;
+	out->at_least = !b.collapse;
+	if (b.hold)
+		describe_point(out->evidence, sizeof(out->evidence), s, b.hold, random);
+	if (b.collapse) {
+		appendf(out->evidence, sizeof(out->evidence), "%s", b.hold ? "; " : "");
+		describe_point(out->evidence, sizeof(out->evidence), s, b.collapse, random);
+	}
+	if (out->at_least) {
+		out->conf = CONF_LOW;
+		return;
+	}
+	if (!random && b.collapse == 1) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence),
+			"; a linear collapse at N=1 is not physical: the erase size may be larger, "
+			"or the run was disturbed");
+		return;
+	}
+	if (b.collapse != b.hold + 1) {
+		out->conf = CONF_LOW;
+		appendf(out->evidence, sizeof(out->evidence), "; N=%lld..%lld not measured",
+			b.hold + 1, b.collapse - 1);
+		return;
+	}
+	out->conf = deciding_conf(s, random, b.hold, b.collapse, why, sizeof(why));
+	limit_random_rows(s, random, out, why, sizeof(why));
+	if (!b.consistent) {
+		out->conf = CONF_LOW;
+		snprintf(why, sizeof(why), "a larger N held again");
+	}
+	if (why[0])
+		appendf(out->evidence, sizeof(out->evidence), "; %s", why);
+}
+
+static void note_settles(const struct autostate *s, struct count_estimate *out)
+{
+	uint64_t bytes = 0;
+	int quiet = 0;
+	char b[FMT_BUF];
+	for (int i = 0; i < s->nsettles; i++) {
+		bytes += s->settles[i].bytes;
+		quiet += s->settles[i].quiet;
+	}
+	if (s->nsettles)
+		appendf(out->evidence, sizeof(out->evidence),
+			"; each run after a collapse started from a settled card (%d settle pass%s, %s "
+			"written in order in a block of its own, %d ending at a steady rate)",
+			s->nsettles, s->nsettles == 1 ? "" : "es", fmt_size(b, bytes), quiet);
+}
+
 /*
  * bound: the exact linear count when known (random mode cannot keep more
  * erase blocks open), else NULL. A lower bound is not the count: "at least
@@ -188,15 +623,31 @@ void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *
 void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 			      struct count_estimate *out)
 {
-	reconcile_open_aus(s, random, out);
+	count_from_runs(s, random, out);
 	if (bound && out->at_least && out->n == bound->n) {
+		char why[160] = "";
+		struct rows_plan p;
+		auto_plan_rows(s, random, false, &p);
 		out->at_least = false;
-		out->conf = conf_min(out->conf, bound->conf);
-		size_t len = strlen(out->evidence);
-		appendf(out->evidence, sizeof(out->evidence),
-			 "%sno more than the linear limit", len ? "; " : "");
+		out->conf = conf_min(bound->conf, deciding_conf(s, true, out->n, 0, why, sizeof(why)));
+		(void)p;
+		limit_random_rows(s, random, out, why, sizeof(why));
+		appendf(out->evidence, sizeof(out->evidence), "; no more than the linear limit%s%s",
+			why[0] ? ": " : "", why);
 	}
 	if (out->at_least)
 		auto_limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
 						      : "no collapse up to the largest N tried");
+	note_settles(s, out);
+}
+
+void auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random)
+{
+	struct rows_plan p;
+	char e[FMT_BUF], b[FMT_BUF];
+	auto_plan_rows(s, random, false, &p);
+	snprintf(buf, n, "flashbench --open-au --erasesize=%s --blocksize=%s --open-au-nr=%lld "
+		 "--offset=%" PRIu64 "%s %s", fmt_size(e, s->erasesize), fmt_size(b, p.d[p.nd - 1]), nr,
+		 s->open_offset, random ? " --random" : "",
+		 s->o->device_name ? s->o->device_name : s->d->path);
 }

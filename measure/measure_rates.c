@@ -21,10 +21,19 @@ static void rate_cell(struct rate_row *row, int col, const struct vm_result *res
 	row->bytes[col] = res->bytes;
 }
 
+/* The first row's block size: the erase size, or a smaller one --auto asks for. */
+static uint64_t first_row(const struct params *p)
+{
+	uint64_t b = p->erasesize;
+	while (p->first_blocksize && b / 2 >= p->first_blocksize && b % 2 == 0)
+		b /= 2;
+	return b;
+}
+
 static int count_rows(const struct params *p)
 {
 	int n = 0;
-	for (uint64_t s = p->erasesize; s >= p->blocksize; s /= 2)
+	for (uint64_t s = first_row(p); s >= p->blocksize; s /= 2)
 		n++;
 	return n;
 }
@@ -88,7 +97,7 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 	int n = 0;
 
 	m_begin(&m, d);
-	for (uint64_t bs = p->erasesize; bs >= p->blocksize && n < 64; bs /= 2)
+	for (uint64_t bs = first_row(p); bs >= p->blocksize && n < 64; bs /= 2)
 		ops[n++] = rate_program(m.prog, p, bs, ways, r->spacing * p->erasesize);
 	if (m_start(&m, p, ops[0], 0) < 0)
 		return m_finish(&m, &r->st);
@@ -97,7 +106,7 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 	progress_start(test, step, (uint64_t)n * p->erasesize * (uint64_t)cols * (uint64_t)ways);
 	for (int i = 0; i < n && !m_stopped(&m); i++) {
 		struct rate_row *row = &r->rows[r->nrows++];
-		row->blocksize = p->erasesize >> i;
+		row->blocksize = first_row(p) >> i;
 		row->ncols = cols;
 		for (int col = 0; col < cols; col++)
 			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));

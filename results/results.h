@@ -92,6 +92,11 @@ struct params {
 	bool (*keep_going)(const struct rate_row *row, void *arg);
 	void *keep_going_arg;
 	/*
+	 * Optional, for --auto: --open-au and --find-fat rows start at this
+	 * block size instead of the erase size (0: the erase size, as the original).
+	 */
+	uint64_t first_blocksize;
+	/*
 	 * Optional: called after each finished row of -a, --open-au, --find-fat
 	 * and -p (never inside a timed region), so rows can be shown as they
 	 * are measured. The result's nrows already counts the row.

@@ -11,8 +11,10 @@
  * first fat_aus erase blocks, which are page-mapped and need nothing else.
  * Elsewhere up to open_au erase blocks are open; an open block remembers
  * the range [lo, wp) written since it was opened. Writing at wp continues
- * it; a block written up to its end is closed (the part before lo, if any,
- * is copied in) and rewriting it from its start is a fresh allocation.
+ * it; a block written from its start up to its end is closed, and
+ * rewriting it from its start is a fresh allocation. One opened in
+ * mid-block stays open when written to its end (closing it would copy the
+ * part before lo) until its slot is needed: a later run pays for it.
  * Writing into a block that is not open opens it, garbage-collecting the
  * least recently used open block when all slots are taken: its unwritten
  * rest is copied and the old copy erased, about the cost of writing a
@@ -20,8 +22,11 @@
  * mode, collecting the least recently used random-mode block when
  * random_au are in it already; with random_au=0, a forward jump copies the
  * gap and a backward one garbage-collects the block on the spot.
- * Discard erases the erase blocks it covers: collecting one copies nothing.
- * noise=PCT scales every cost by a seeded factor in [1-PCT%, 1+PCT%].
+ * Discard erases the erase blocks it covers: collecting one copies nothing
+ * (discard=keep: it changes nothing). gc-defer=N postpones collections:
+ * up to N erase blocks' worth of copying waits and is done an eighth of a
+ * block with each later write. The host's noise is sim/sim_host.c, the
+ * states a card comes in sim/sim_state.c.
  */
 #include "sim/sim_internal.h"
 
@@ -36,42 +41,13 @@
 #include "lib/units.h"
 
 #define SIM_LBS 512u
-#define MAX_OPEN_AU 128u
 #define MAX_ERASE_BLOCKS (1u << 24)	/* state stays below 32 MiB */
 #define MAX_SIZE (1ull << 44)		/* 16 TiB */
 #define MAX_ERASESIZE (1ull << 30)
 #define MAX_PAGESIZE (1ull << 20)
 #define MAX_NOISE 50
-
-struct open_block {
-	uint64_t eb;		/* erase block index */
-	uint64_t lo, wp;	/* linear: [lo, wp) written since opened (offsets in the block) */
-	uint64_t written;	/* bytes in the new copy (random mode: bytes written) */
-	uint64_t last_use;
-	bool random;
-	bool fresh;		/* was erased: garbage collection copies nothing */
-};
-
-struct eb_state {
-	uint8_t slot;		/* open slot + 1, 0 when not open */
-	uint8_t erased;
-};
-
-struct sim {
-	struct sim_config cfg;
-	struct sim_timing t;
-	uint64_t neb;
-	struct eb_state *eb;
-	struct open_block open[MAX_OPEN_AU];
-	bool in_use[MAX_OPEN_AU];
-	unsigned int nrandom;
-	uint64_t use_clock;
-	int64_t now;
-	uint64_t rng;
-	FILE *record;
-	struct sim_store *data;	/* NULL unless sim_data_enable() */
-	FILE *trace;
-};
+#define MAX_JITTER_US 100000	/* 100 ms */
+#define MAX_GC_DEFER 16
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -132,9 +108,43 @@ static int set_real_param(struct sim_real *r, const char *key, const char *val,
 	}
 	unsigned int *pct = !strcmp(key, "spikes") ? &r->spikes :
 			    !strcmp(key, "stretch") ? &r->stretch :
+			    !strcmp(key, "burst") ? &r->burst :
 			    !strcmp(key, "drift") ? &r->drift : NULL;
 	if (pct)
 		return set_count(key, val, MAX_DISTURB, pct, err, errlen);
+	if (!strcmp(key, "jitter"))
+		return set_count(key, val, MAX_JITTER_US, &r->jitter_us, err, errlen);
+	return 1;
+}
+
+/* state=, discard=, ftl=, gc-defer=: 1 when key is not one of these, else 0 or -1. */
+static int set_state_param(struct sim_config *c, const char *key, const char *val,
+			   char *err, size_t errlen)
+{
+	static const char *const states[] = { "clean", "new", "used", "after-run", "discarded" };
+	if (!strcmp(key, "state")) {
+		for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+			if (!strcmp(val, states[i])) {
+				c->state = (enum sim_state)i;
+				return 0;
+			}
+		return fail(err, errlen, "sim: state=%s: must be clean, new, used, after-run or discarded",
+			    val);
+	}
+	if (!strcmp(key, "discard")) {
+		if (strcmp(val, "erase") && strcmp(val, "keep"))
+			return fail(err, errlen, "sim: discard=%s: must be erase or keep", val);
+		c->discard_keeps = !strcmp(val, "keep");
+		return 0;
+	}
+	if (!strcmp(key, "ftl")) {
+		if (strcmp(val, "none") && strcmp(val, "card"))
+			return fail(err, errlen, "sim: ftl=%s: must be card or none", val);
+		c->no_ftl = !strcmp(val, "none");
+		return 0;
+	}
+	if (!strcmp(key, "gc-defer"))
+		return set_count(key, val, MAX_GC_DEFER, &c->gc_defer, err, errlen);
 	return 1;
 }
 
@@ -205,6 +215,9 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 	int real = set_real_param(&c->real, key, val, err, errlen);
 	if (real <= 0)
 		return real;
+	int state = set_state_param(c, key, val, err, errlen);
+	if (state <= 0)
+		return state;
 	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
 }
 
@@ -318,7 +331,7 @@ static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing 
 
 /* ---------------------------------------------------------------- create */
 
-static uint64_t splitmix(uint64_t *x)
+uint64_t sim_splitmix(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -367,6 +380,7 @@ struct sim *sim_create(const char *spec, char *err, size_t errlen)
 			return NULL;
 		}
 	}
+	sim_state_apply(s);
 	return s;
 }
 
@@ -425,9 +439,9 @@ static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
 
 /* ---------------------------------------------- real-card phenomena: costs */
 
-static double uniform01(struct sim *s)
+double sim_uniform01(struct sim *s)
 {
-	return (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
+	return (double)(sim_splitmix(&s->rng) >> 11) / (double)(1ull << 53);
 }
 
 /*
@@ -444,8 +458,8 @@ static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
 		ns += s->t.page_cross;
 	if (r->group && crosses(off, len, r->group))
 		ns += 0.6 * s->t.eb_cross;
-	if (r->spikes && uniform01(s) * 100 < r->spikes)
-		ns += 300 * US + 500 * US * uniform01(s);
+	if (r->spikes && sim_uniform01(s) * 100 < r->spikes)
+		ns += 300 * US + 500 * US * sim_uniform01(s);
 	return ns;
 }
 
@@ -458,33 +472,6 @@ static double real_map_unit_cost(const struct sim *s, uint64_t len)
 {
 	uint64_t unit = s->cfg.real.map_unit;
 	return unit && len < unit ? transfer(unit, s->t.copy_bps) : 0;
-}
-
-/* A busy host stretches some accesses; runs drift slowly (doc/card-facts.md, noise). */
-static double real_disturb(struct sim *s, double ns)
-{
-	const struct sim_real *r = &s->cfg.real;
-	if (r->stretch && uniform01(s) * 100 < r->stretch)
-		ns *= 1.5 + 2.5 * uniform01(s);
-	if (r->drift)	/* one slow swing every 20 virtual seconds */
-		ns *= 1.0 + r->drift / 100.0 * sin((double)s->now * 2 * M_PI / 20e9);
-	return ns;
-}
-
-/* Applies seeded jitter, advances the clock, returns the cost. */
-static int64_t charge(struct sim *s, double ns)
-{
-	int64_t cost;
-	if (s->cfg.noise_pct) {
-		double u = (double)(splitmix(&s->rng) >> 11) / (double)(1ull << 53);
-		ns *= 1.0 + (2.0 * u - 1.0) * s->cfg.noise_pct / 100.0;
-	}
-	ns = real_disturb(s, ns);
-	cost = (int64_t)(ns + 0.5);
-	if (cost < 1)
-		cost = 1;
-	s->now += cost;
-	return cost;
 }
 
 /* ---------------------------------------------------------------- write model */
@@ -507,6 +494,43 @@ static double close_block(struct sim *s, unsigned int i)
 		ns += copy_cost(s, s->cfg.erasesize - b->written);
 	release_slot(s, i);
 	return ns;
+}
+
+double sim_block_collection(const struct sim *s)
+{
+	return s->t.erase + copy_cost(s, s->cfg.erasesize);
+}
+
+/*
+ * Garbage collection of the block in slot i, forced by a write that needs
+ * its slot. A card with gc-defer=N postpones the work (it copies the rest
+ * in the background of later writes, doc/card-facts.md "Card state"): up to
+ * N erase blocks' worth waits, the rest is done at once.
+ */
+static double collect(struct sim *s, unsigned int i)
+{
+	double ns = close_block(s, i);
+	if (!s->cfg.gc_defer)
+		return ns;
+	double cap = s->cfg.gc_defer * sim_block_collection(s);
+	s->gc_pending += ns;
+	if (s->gc_pending <= cap)
+		return 0;
+	ns = s->gc_pending - cap;
+	s->gc_pending = cap;
+	return ns;
+}
+
+/* Postponed collection work is done a slice (an eighth of a block) with each write. */
+static double pay_pending_slice(struct sim *s)
+{
+	double slice = sim_block_collection(s) / 8;
+	if (s->gc_pending <= 0)
+		return 0;
+	if (slice > s->gc_pending)
+		slice = s->gc_pending;
+	s->gc_pending -= slice;
+	return slice;
 }
 
 static unsigned int lru_slot(const struct sim *s)
@@ -536,7 +560,7 @@ static unsigned int open_block(struct sim *s, uint64_t eb, uint64_t lo, double *
 		;
 	if (i == s->cfg.open_au) {
 		i = lru_slot(s);
-		*ns += close_block(s, i);
+		*ns += collect(s, i);
 	}
 	s->open[i] = (struct open_block){
 		.eb = eb, .lo = lo, .wp = lo, .fresh = s->eb[eb].erased,
@@ -548,13 +572,19 @@ static unsigned int open_block(struct sim *s, uint64_t eb, uint64_t lo, double *
 	return i;
 }
 
+unsigned int sim_open_block(struct sim *s, uint64_t eb, uint64_t lo)
+{
+	double ns = 0;
+	return open_block(s, eb, lo, &ns);
+}
+
 /* An out-of-order write at o into the linear block in slot i. */
 static unsigned int write_out_of_order(struct sim *s, unsigned int i, uint64_t o, double *ns)
 {
 	struct open_block *b = &s->open[i];
 	if (s->cfg.random_au) {
 		if (s->nrandom == s->cfg.random_au)
-			*ns += close_block(s, lru_random_slot(s));
+			*ns += collect(s, lru_random_slot(s));
 		b->random = true;
 		s->nrandom++;
 	} else if (o > b->wp) {
@@ -563,7 +593,7 @@ static unsigned int write_out_of_order(struct sim *s, unsigned int i, uint64_t o
 		b->written = b->wp - b->lo;
 	} else {
 		uint64_t eb = b->eb;
-		*ns += close_block(s, i);
+		*ns += collect(s, i);
 		i = open_block(s, eb, o, ns);
 	}
 	return i;
@@ -578,7 +608,7 @@ static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t le
 	struct open_block *b;
 	unsigned int i;
 
-	if (eb < s->cfg.fat_aus) {
+	if (eb < s->cfg.fat_aus || s->cfg.no_ftl) {
 		s->eb[eb].erased = 0;
 		return ns;
 	}
@@ -638,7 +668,7 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		cost += s->t.eb_cross;
 	cost += real_read_extra(s, off, len);
 	cost = sim_link_floor(&s->cfg.claims, len, cost);
-	*ns = charge(s, cost);
+	*ns = sim_host_charge(s, cost);
 	trace(s, 'R', off, len);
 	return 0;
 }
@@ -650,7 +680,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	double cost;
 	if (rc)
 		return rc;
-	cost = s->t.write_lat;
+	cost = s->t.write_lat + pay_pending_slice(s);
 	for (uint64_t pos = off, end = off + len; pos < end;) {
 		uint64_t eb = pos / es, o = pos % es;
 		uint64_t n = es - o < end - pos ? es - o : end - pos;
@@ -658,7 +688,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 		pos += n;
 	}
 	cost = sim_link_floor(&s->cfg.claims, len, cost);
-	*ns = charge(s, cost);
+	*ns = sim_host_charge(s, cost);
 	trace(s, 'W', off, len);
 	if (s->record)
 		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
@@ -675,12 +705,13 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	/* Only erase blocks wholly inside the range are erased. */
 	first = (off + es - 1) / es;
 	last = off + len == s->cfg.size ? s->neb : (off + len) / es;
-	for (uint64_t eb = first; eb < last; eb++, n++) {
+	/* discard=keep: the card takes the command and changes nothing */
+	for (uint64_t eb = first; eb < last && !s->cfg.discard_keeps; eb++, n++) {
 		if (s->eb[eb].slot)
 			release_slot(s, s->eb[eb].slot - 1u);
 		s->eb[eb].erased = 1;
 	}
-	*ns = charge(s, s->t.discard_lat + (double)n * s->t.erase);
+	*ns = sim_host_charge(s, s->t.discard_lat + (double)n * s->t.erase);
 	trace(s, 'D', off, len);
 	if (s->record)
 		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);

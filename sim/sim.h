@@ -21,6 +21,17 @@ struct sim_real {
 	unsigned int spikes;	/* percent of reads 300..800us slower (USB readers) */
 	unsigned int stretch;	/* percent of accesses 1.5..4x slower (a busy host) */
 	unsigned int drift;	/* +-percent slow drift of every cost over the run */
+	unsigned int jitter_us;	/* mean absolute host delay added to every I/O, us */
+	unsigned int burst;	/* percent of the time the host is busy, in bursts */
+};
+
+/* The state a card comes in (doc/card-facts.md, "Card state"). */
+enum sim_state {
+	SIM_STATE_CLEAN,	/* every block written, nothing open, nothing pending */
+	SIM_STATE_NEW,		/* out of the box: every block erased */
+	SIM_STATE_USED,		/* a filesystem's scattered writes: blocks left open */
+	SIM_STATE_AFTER_RUN,	/* right after an --open-au run that collapsed */
+	SIM_STATE_DISCARDED,	/* discarded as a whole (erased only if discard erases) */
 };
 
 /* The card a spec describes (after presets and overrides are applied). */
@@ -39,6 +50,10 @@ struct sim_config {
 	struct sim_claims_config claims;	/* claims=, link=, queue= (sim/sim_claims.c) */
 	struct sim_real real;
 	unsigned int realtime_pct;	/* each access also lasts this % of its cost in real time */
+	enum sim_state state;	/* state=: how the card comes in */
+	bool discard_keeps;	/* discard=keep: a discard drops the mapping, erases nothing */
+	bool no_ftl;		/* ftl=none: every block page-mapped (a RAM disk) */
+	unsigned int gc_defer;	/* gc-defer=N: erase blocks' worth of collection postponed */
 };
 
 /*

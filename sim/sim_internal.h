@@ -1,11 +1,15 @@
 /*
- * Internals shared by the simulator's files (sim/sim.c, sim/sim_presets.c); the
- * API is sim/sim.h.
+ * Internals shared by the simulator's files (sim/sim.c: parameters and the
+ * card model; sim/sim_presets.c; sim/sim_host.c: the host's timing noise;
+ * sim/sim_state.c: the states cards come in); the API is sim/sim.h.
  */
 #ifndef FB_SIM_INTERNAL_H
 #define FB_SIM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "sim/sim.h"
 
@@ -34,6 +38,63 @@ struct preset {
 /* sim/sim_presets.c: used when the spec names no preset; a preset by name, or NULL. */
 extern const struct preset sim_generic_preset;
 const struct preset *sim_find_preset(const char *name, size_t len);
+
+#define MAX_OPEN_AU 128u
+
+struct open_block {
+	uint64_t eb;		/* erase block index */
+	uint64_t lo, wp;	/* linear: [lo, wp) written since opened (offsets in the block) */
+	uint64_t written;	/* bytes in the new copy (random mode: bytes written) */
+	uint64_t last_use;
+	bool random;
+	bool fresh;		/* was erased: garbage collection copies nothing */
+};
+
+struct eb_state {
+	uint8_t slot;		/* open slot + 1, 0 when not open */
+	uint8_t erased;
+};
+
+/* The host's state between accesses (sim/sim_host.c). */
+struct sim_host {
+	int64_t burst_end;	/* virtual time a busy spell ends; 0: none yet */
+	int64_t next_burst;	/* virtual time the next one starts */
+	double burst_factor;
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct sim_timing t;
+	uint64_t neb;
+	struct eb_state *eb;
+	struct open_block open[MAX_OPEN_AU];
+	bool in_use[MAX_OPEN_AU];
+	unsigned int nrandom;
+	uint64_t use_clock;
+	int64_t now;
+	uint64_t rng;
+	FILE *record;
+	struct sim_store *data;	/* NULL unless sim_data_enable() */
+	FILE *trace;
+	double gc_pending;	/* postponed collection work, ns (gc-defer=) */
+	struct sim_host host;
+};
+
+uint64_t sim_splitmix(uint64_t *x);
+double sim_uniform01(struct sim *s);
+
+/*
+ * sim/sim_host.c: what the host adds to a modelled cost (noise=, jitter=,
+ * burst=, stretch=, drift=); advances the clock, returns the charged cost.
+ */
+int64_t sim_host_charge(struct sim *s, double ns);
+
+/* sim/sim_state.c: puts a new card in the state its spec asks for (state=). */
+void sim_state_apply(struct sim *s);
+/* sim/sim.c, for the states: opens block eb for linear writing at lo (no cost kept). */
+unsigned int sim_open_block(struct sim *s, uint64_t eb, uint64_t lo);
+/* A full erase block's collection: copy all of it, erase the old copy; ns. */
+double sim_block_collection(const struct sim *s);
 
 /* sim/sim.c, for sim/sim_claims.c: the card's costs; the clock wound back by ns (queued I/O). */
 const struct sim_timing *sim_timing(const struct sim *s);

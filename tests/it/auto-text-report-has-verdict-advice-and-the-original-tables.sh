@@ -26,7 +26,7 @@ expect_out "^    sudo mkfs\.f2fs -f -s 2 /dev/sdX2$"
 printf '%s\n' "$out" | grep -q "and its multiples" && fail "evidence without -v"
 expect_out "^align 4194304	pre [0-9.]+µs	on [0-9.]+µs	post [0-9.]+µs	diff [0-9.]+µs$"
 expect_out "^\\\$ flashbench --open-au sim:sdhc-good --erasesize=4MiB .*--open-au-nr=8 "
-expect_out "^4MiB +[0-9.]+M/s $"
+expect_out "^(4|2)MiB +[0-9.]+M/s $"	# linear runs from a settling row at E/2 (issue 20)
 expect_out "^\\\$ flashbench --find-fat sim:sdhc-good "
 run "$FB" --auto -v sim:sdhc-good
 expect_rc 0

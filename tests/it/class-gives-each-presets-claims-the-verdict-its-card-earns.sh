@@ -41,7 +41,7 @@ check sdc10 "C10=met" 0
 check su04g "C4=met" 0
 check multiplane-32g "C10=met" 0
 check rpi-a2 "C10=met U3=met V30=met A2=met" 0
-for p in emmc mmc02g cf-16m lexar-cf; do check "$p" none 1; done
+for p in emmc mmc02g cf-16m lexar-cf ram; do check "$p" none 1; done
 
 # every preset is covered above
 for p in $("$FB" --help | awk '/^ *Presets:/ {p = 1; next} p && /^ +[a-z0-9]/ {print $1}'); do

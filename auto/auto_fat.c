@@ -1,0 +1,191 @@
+/*
+ * --auto's FAT-area check: --find-fat in random order (as the experts ran
+ * it) over the first erase blocks, rows of one page and half a page only. A page-mapped area saves the per-write mapping work, which
+ * shows most for writes of a page or two (doc/card-facts.md, FAT area);
+ * the large rows say nothing about it and cost an erase block per column.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "auto/auto_state.h"
+#include "lib/units.h"
+#include "measure/measure.h"
+
+/* The block size of the row nearest above `size`: the smallest E/2^k not below it. */
+static uint64_t row_at_least(uint64_t e, uint64_t size, unsigned int lbs)
+{
+	uint64_t b = e;
+	while (b / 2 >= size && b % 2 == 0 && (b / 2) % lbs == 0)
+		b /= 2;
+	return b;
+}
+
+static bool fat_watch_row(const struct rate_row *row, void *arg)
+{
+	struct row_watch *w = arg;
+	(void)row;
+	if (w->d->bytes_written + w->row_bytes > w->max_write) {
+		w->cut_by_cap = true;
+		return false;
+	}
+	return true;
+}
+
+/* One --find-fat run into s->fat_runs; false when it may not or could not run. */
+static bool fat_run(struct autostate *s, const struct params *fp, uint64_t row_bytes, uint64_t rows)
+{
+	if (s->stop || s->nfat >= MAX_FAT_RUNS)
+		return false;
+	if (s->d->bytes_written + row_bytes * rows > s->max_write) {
+		s->cap_hit = true;
+		return false;
+	}
+	auto_settle(s);
+	if (s->stop)
+		return false;
+	struct params p = *fp;
+	struct row_watch *w = s->watch;
+	memset(w, 0, offsetof(struct row_watch, rows));
+	w->s = s;
+	w->d = s->d;
+	w->max_write = s->max_write;
+	w->row_bytes = row_bytes;
+	p.keep_going = fat_watch_row;
+	p.keep_going_arg = w;
+	struct rate_result *r = &s->fat_runs[s->nfat++];
+	int64_t before = s->d->device_ns;
+	measure_find_fat(s->d, &p, r);
+	s->write_ns += s->d->device_ns - before;
+	auto_note_status(s, &r->st);
+	/* random writes to six blocks may leave some open and work owed */
+	s->dirty = true;
+	s->dirty_why = "the --find-fat run";
+	if (w->cut_by_cap)
+		s->cap_hit = true;
+	return !w->cut_by_cap && !r->st.partial;
+}
+
+/* The replicas' best rate per cell: host noise only ever slows a write down. */
+static void combine_fat_runs(struct autostate *s)
+{
+	const struct rate_result *first = &s->fat_runs[0];
+	if (s->have_fat)
+		rate_result_free(&s->fat);
+	s->fat = *first;
+	s->fat.rows = calloc((size_t)(first->nrows ? first->nrows : 1), sizeof(*s->fat.rows));
+	s->have_fat = true;
+	if (!s->fat.rows) {
+		s->fat.nrows = 0;
+		return;
+	}
+	for (int i = 0; i < first->nrows; i++) {
+		struct rate_row *row = &s->fat.rows[i];
+		*row = first->rows[i];
+		for (int k = 1; k < s->nfat; k++) {
+			const struct rate_result *r = &s->fat_runs[k];
+			if (i >= r->nrows || r->rows[i].blocksize != row->blocksize)
+				continue;
+			for (int c = 0; c < row->ncols && c < r->rows[i].ncols; c++)
+				if (!r->rows[i].failed[c] && (row->failed[c] || r->rows[i].rate[c] > row->rate[c])) {
+					row->rate[c] = r->rows[i].rate[c];
+					row->failed[c] = false;
+				}
+		}
+	}
+}
+
+/* The linear reference needed more than two runs to agree: the host disturbs rows. */
+static bool noisy_host(const struct autostate *s)
+{
+	return auto_replicas(s, 1, false) > 2;
+}
+
+/* How many replicas, each read on its own, give the combined answer. */
+static int fat_agreeing(const struct autostate *s)
+{
+	int n = 0;
+	for (int k = 0; k < s->nfat; k++) {
+		struct fat_estimate e;
+		analyze_find_fat(&s->fat_runs[k], &e);
+		n += e.aus == s->fatest.aus;
+	}
+	return n;
+}
+
+/*
+ * The rows are a page or two only if the page is right: with a page that
+ * is not sure they may be many pages, where a page-mapped area saves
+ * little (doc/card-facts.md, FAT area), so "none" is not sure either.
+ */
+static void limit_fat_by_page(struct autostate *s)
+{
+	if (s->fatest.aus || s->page.conf >= CONF_HIGH)
+		return;
+	enum confidence cap = s->page.conf >= CONF_MEDIUM ? CONF_MEDIUM : CONF_LOW;
+	if (s->fatest.conf > cap) {
+		size_t len = strlen(s->fatest.evidence);
+		s->fatest.conf = cap;
+		appendf(s->fatest.evidence, sizeof(s->fatest.evidence), "%sthe page is not sure, so "
+			"the rows may be many pages, where a FAT area saves little", len ? "; " : "");
+	}
+}
+
+/*
+ * One run when it is not unsure on a quiet host; else at least two, more (up to
+ * MAX_FAT_RUNS) while a replica read on its own gives another answer than
+ * their combination; the confidence follows from the agreement (issue 20,
+ * cause 4).
+ */
+void auto_run_find_fat(struct autostate *s)
+{
+	struct params fp = *s->p;
+	char msg[256];
+	const uint64_t e = s->erasesize, page = s->pagesize;
+	/* a page and half a page: with 3*2^n erase sizes the rows are 1.5 and 0.75 pages */
+	uint64_t first = row_at_least(e, page, s->d->lbs);
+	uint64_t last = row_at_least(e, page / 2, s->d->lbs);
+
+	if (s->stop)
+		return;
+	fp.erasesize = e;
+	fp.first_blocksize = first;
+	fp.blocksize = last;
+	fp.random = true;
+	fp.offset_set = false;
+	if (find_fat_check(s->d, &fp, msg, sizeof(msg)) < 0)
+		return;
+	uint64_t row_bytes = (uint64_t)fp.fat_nr * e, rows = 1;
+	for (uint64_t b = first; b > last; b /= 2)
+		rows++;
+	bool complete = true;
+	while (complete && s->nfat < MAX_FAT_RUNS) {
+		complete = fat_run(s, &fp, row_bytes, rows);
+		if (!s->nfat)
+			return;
+		combine_fat_runs(s);
+		analyze_find_fat(&s->fat, &s->fatest);
+		int agree = fat_agreeing(s);
+		/* one run that is not unsure, on a quiet host, is enough; else two that agree */
+		if (s->nfat == 1 && s->fatest.conf >= CONF_MEDIUM && !noisy_host(s))
+			break;
+		if (s->nfat >= 2 && agree >= 2 && (agree == s->nfat || s->nfat == MAX_FAT_RUNS))
+			break;
+	}
+	int agree = fat_agreeing(s);
+	if (s->nfat == 1)
+		agree = 2;	/* one run on a quiet host */
+	if (agree < 2 && s->fatest.conf > CONF_LOW) {
+		size_t len = strlen(s->fatest.evidence);
+		s->fatest.conf = CONF_LOW;
+		appendf(s->fatest.evidence, sizeof(s->fatest.evidence), "%s%d of %d --find-fat runs read "
+			"on their own agree", len ? "; " : "", agree, s->nfat);
+	} else if (agree < s->nfat && s->fatest.conf > CONF_MEDIUM) {
+		s->fatest.conf = CONF_MEDIUM;
+	}
+	limit_fat_by_page(s);
+	if (!complete && s->fatest.conf > CONF_LOW)
+		s->fatest.conf = CONF_LOW;
+}

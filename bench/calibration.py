@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""Calibration of --auto --destructive on a population of simulated cards.
+
+The cards are drawn from the published geometry (doc/real-cards.tsv,
+doc/card-facts.md): erase sizes 128 KiB .. 24 MiB including 3*2^n, pages
+2 .. 48 KiB, 1 .. 24 open erase blocks, 0 .. N random slots (some random-
+capable only above a mapping unit), FAT areas 0 .. 3, read levels of
+multi-plane pages and allocation groups; the timing of a preset modelled on
+a real card; the host's noise (percent jitter, an absolute delay per I/O,
+busy spells, read spikes, stretched accesses, drift); and the state the
+card comes in (clean, new, used, right after an --open-au run, discarded,
+with collections postponed or not).
+
+For every verdict (erase size, page size, open erase blocks linear and
+random, FAT area) and confidence level it counts right / wrong answers, and
+the unknown ones; exact answers per verdict and per erase-size class; and,
+with --cost, the bytes written and device time of --auto --destructive
+against the manual sequence with the original (-a; -O N=1..linear+1;
+-O --random N=1..random+1; -f), per card.
+
+  calibration.py FLASHBENCH [--cards N] [--seed S] [--jobs J] [--busy-host] [--hog]
+                 [--cost] [--check] [--floor VERDICT=PCT]... [--size-floor VERDICT=PCT]...
+                 [--markdown]
+
+--busy-host gives the same cards the host of a machine with a CPU hog beside
+the run (more jitter, busy spells, stretched accesses: a sim: card's clock is
+virtual, so a real hog cannot slow it); --hog also runs a real CPU hog per
+CPU beside flashbench. --check exits 1 when "high" is right in less than 99%
+of its answers or "medium" in less than 90%, for any verdict, or exact
+answers fall under a floor: --floor over all cards, --size-floor for each
+erase size with at least 5 cards (an "unknown" is never wrong: without
+floors a rule that stops answering would pass).
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+K, M, G = 1024, 1024 * 1024, 1024 ** 3
+
+# Presets whose timing the cards borrow (sim/sim_presets.c); geometry is overridden.
+TIMINGS = ["", "microsd-cheap", "sdhc-good", "emmc", "sdxc-tlc", "cf-16m", "sa04g", "sdc10",
+           "su04g", "mmc02g", "lexar-cf", "multiplane-32g"]
+# doc/real-cards.tsv: 4 MiB dominates 2011-2016 SDHC; 8 MiB on larger cards; 24 MiB on a
+# 2018 SDXC; 128-512 KiB on old cards; 1.5..12 MiB TLC sizes.
+ERASE = [(128 * K, 3), (256 * K, 3), (512 * K, 4), (1 * M, 4), (3 * M // 2, 3), (2 * M, 8),
+         (3 * M, 3), (4 * M, 30), (6 * M, 3), (8 * M, 10), (12 * M, 4), (16 * M, 5),
+         (24 * M, 3)]
+STATES = [("clean", 30), ("new", 15), ("used", 20), ("after-run", 20), ("discarded", 15)]
+VERDICTS = ("erase size", "page size", "open AUs linear", "open AUs random", "FAT area")
+LEVELS = ("high", "medium", "low")
+
+
+def weighted(rng, pairs):
+    total = sum(w for _, w in pairs)
+    x = rng.uniform(0, total)
+    for v, w in pairs:
+        x -= w
+        if x <= 0:
+            return v
+    return pairs[-1][0]
+
+
+def erase_class(e):
+    if e % 3 == 0:
+        return "3*2^n"
+    if e <= 512 * K:
+        return "128K-512K"
+    if e <= 4 * M:
+        return "1M-4M"
+    return "8M-16M"
+
+
+def card(rng, i, busy=False):
+    """One card: its sim: spec and the truth of every verdict."""
+    e = weighted(rng, ERASE)
+    pages = [p for p in (2 * K, 4 * K, 8 * K, 16 * K, 32 * K, 48 * K)
+             if p * 8 <= e and e % p == 0 and (p != 2 * K or e <= 1 * M)]
+    page = weighted(rng, [(p, {2 * K: 2, 4 * K: 3, 8 * K: 4, 16 * K: 6, 32 * K: 2, 48 * K: 1}[p])
+                          for p in pages])
+    sizes = [s for s in (1, 2, 4, 8, 16, 32, 64) if s * G >= 512 * e]
+    size = rng.choice(sizes) * G
+    open_au = weighted(rng, [(1, 12), (2, 12), (3, 14), (4, 10), (5, 8), (6, 8), (7, 6), (8, 6),
+                             (9, 4), (11, 4), (12, 3), (16, 4), (20, 3), (24, 2)])
+    r = rng.random()
+    random_au = 0 if r < 0.3 else open_au if r < 0.6 else rng.randint(1, open_au)
+    fat = weighted(rng, [(0, 45), (1, 20), (2, 25), (3, 10)])
+    timing = rng.choice(TIMINGS)
+    spec = ([timing] if timing else []) + [
+        f"size={size}", f"erasesize={e}", f"pagesize={page}", f"open-au={open_au}",
+        f"random-au={random_au}", f"fat-aus={fat}", f"seed={i + 1}"]
+    real = dict(multiplane=0, group=0, spikes=0, stretch=0, drift=0, jitter=0, burst=0)
+    real["map-unit"] = 0
+    if rng.random() < 0.3 and 4 * page * 4 <= e:
+        real["multiplane"] = rng.choice([2, 2, 4]) * page
+    if rng.random() < 0.2 and size >= 8 * G:
+        g = e
+        while g < rng.choice([1, 2]) * G:
+            g *= 2
+        real["group"] = g
+    # the host: percent noise, absolute delay per I/O, busy spells, spikes, stretch, drift
+    spec.append(f"noise={rng.choice([0, 2, 5, 10])}")
+    real["jitter"] = rng.choice([0, 0, 20, 50, 100, 300])
+    real["burst"] = rng.choice([0, 0, 0, 1, 2, 5])
+    if rng.random() < 0.4:
+        real["spikes"] = rng.choice([1, 2])
+    if rng.random() < 0.3:
+        real["stretch"] = rng.choice([1, 2])
+    if rng.random() < 0.3:
+        real["drift"] = rng.choice([2, 5])
+    if busy:  # a CPU hog beside the run: scheduling delays and busy spells
+        real["jitter"] = real["jitter"] * 3 + 200
+        real["burst"] = max(real["burst"], 5) * 2
+        real["stretch"] = max(real["stretch"], 3)
+    unit = 0
+    if random_au and rng.random() < 0.25:
+        # SU04G: a quarter of its erase block. Half a block cannot show in out-of-order
+        # writes (two chunks a block), so it is not drawn.
+        units = [u for u in (e // 8, e // 4) if u >= 2 * page and u % 512 == 0]
+        if units:
+            unit = rng.choice(units)
+            real["map-unit"] = unit
+    state = weighted(rng, STATES)
+    spec.append(f"state={state}")
+    if state == "discarded":
+        spec.append(f"discard={rng.choice(['erase', 'keep'])}")
+    spec.append(f"gc-defer={weighted(rng, [(0, 50), (1, 15), (2, 15), (4, 15), (8, 5)])}")
+    spec += [f"{k}={v}" for k, v in real.items()]
+    # no speed-class marks: --auto's class check (issue 23) is not part of these verdicts
+    spec.append("claims=none")
+    truth = {"erase size": e, "page size": page, "open AUs linear": open_au,
+             "open AUs random": random_au, "FAT area": fat}
+    return dict(spec="sim:" + ",".join(spec), truth=truth, erase=e, page=page, lin=open_au,
+                rnd=random_au, fat=fat, unit=unit, eclass=erase_class(e))
+
+
+def population(seed, n, busy=False):
+    rng = random.Random(seed)
+    return [card(rng, i, busy) for i in range(n)]
+
+
+def answers(doc):
+    """verdict -> (value, at_least, confidence); value None when unknown."""
+    v = doc["verdict"]
+    out = {"erase size": (v["erase_size"]["size_bytes"], False, v["erase_size"]["confidence"]),
+           "page size": (v["page_size"]["size_bytes"], False, v["page_size"]["confidence"])}
+    for name, key in (("open AUs linear", "open_au_linear"), ("open AUs random", "open_au_random")):
+        est = v.get(key)
+        out[name] = (est["n"], est["at_least"], est["confidence"]) if est else (None, False, "none")
+    fat = v.get("fat_area")
+    out["FAT area"] = (fat["erase_blocks"], False, fat["confidence"]) if fat else (None, False, "none")
+    return out
+
+
+def judge(value, at_least, conf, want):
+    """'unknown', 'right' or 'wrong'; an "at least N" is right when the truth is N or more."""
+    if value is None or conf == "none":
+        return "unknown"
+    if at_least:
+        return "right" if want >= value else "wrong"
+    return "right" if value == want else "wrong"
+
+
+def run_auto(fb, c, extra=()):
+    p = subprocess.run([fb, "--auto", "--destructive", "--json", "--max-write=64G", *extra, c["spec"]],
+                       capture_output=True, text=True, timeout=600)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError as e:
+        return None, f"exit {p.returncode}, invalid JSON: {e}: {p.stderr.strip()[:200]}"
+    if p.returncode != 0:
+        return None, f"exit {p.returncode}: {p.stderr.strip()[:200]}"
+    return doc, None
+
+
+def run_json(fb, args):
+    p = subprocess.run([fb, "--json", *args], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"flashbench {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[:200]}")
+    st = json.loads(p.stdout)["status"]
+    return st["written_bytes"], st["device_time_ns"]
+
+
+def manual_cost(fb, c):
+    """The manual sequence with the original's options: bytes written, device time."""
+    dev, e, page = c["spec"], c["erase"], c["page"]
+    common = [f"--erasesize={e}", f"--blocksize={page}", dev]
+    runs = [["-a", "--blocksize=1024", dev]]
+    runs += [["-O", f"--open-au-nr={n}", *common] for n in range(1, c["lin"] + 2)]
+    runs += [["-O", "--random", f"--open-au-nr={n}", *common] for n in range(1, c["rnd"] + 2)]
+    runs += [["--find-fat", "--random", *common]]
+    b = ns = 0
+    for r in runs:
+        rb, rns = run_json(fb, r)
+        b += rb
+        ns += rns
+    return b, ns
+
+
+class Table:
+    def __init__(self):
+        self.cells = {(v, l, j): 0 for v in VERDICTS for l in LEVELS for j in ("right", "wrong")}
+        self.unknown = {v: 0 for v in VERDICTS}
+        self.exact = {v: 0 for v in VERDICTS}
+        self.by_class = {}
+        self.by_size = {}
+        self.n = 0
+        self.misses = []
+
+    def add(self, c, doc):
+        self.n += 1
+        cls = self.by_class.setdefault(c["eclass"], {"n": 0, **{v: 0 for v in VERDICTS}})
+        cls["n"] += 1
+        size = self.by_size.setdefault(c["erase"], {"n": 0, **{v: 0 for v in VERDICTS}})
+        size["n"] += 1
+        for verdict, (value, at_least, conf) in answers(doc).items():
+            want = c["truth"][verdict]
+            j = judge(value, at_least, conf, want)
+            if j == "unknown":
+                self.unknown[verdict] += 1
+            else:
+                self.cells[(verdict, conf, j)] += 1
+            if j == "right" and not at_least:
+                self.exact[verdict] += 1
+                cls[verdict] += 1
+                size[verdict] += 1
+            if j == "wrong" and conf in ("high", "medium"):
+                self.misses.append(f"{c['spec']}: {verdict} {value}{'+' if at_least else ''} "
+                                   f"(want {want}), {conf}")
+
+    def share(self, verdict, level):
+        r, w = self.cells[(verdict, level, "right")], self.cells[(verdict, level, "wrong")]
+        return (100.0 * r / (r + w) if r + w else None), r + w
+
+    def text(self, title):
+        lines = [f"# {title}: {self.n} cards; right/wrong per confidence, unknown answers, exact"]
+        lines.append(f"#   {'':16}" + "".join(f"{l:>14}" for l in LEVELS) + f"{'unknown':>9}{'exact':>8}")
+        for v in VERDICTS:
+            cells = []
+            for l in LEVELS:
+                r, w = self.cells[(v, l, "right")], self.cells[(v, l, "wrong")]
+                cells.append(f"{r}/{w}" + (f" {100.0 * r / (r + w):3.0f}%" if r + w else "     "))
+            lines.append(f"#   {v:16}" + "".join(f"{x:>14}" for x in cells) +
+                         f"{self.unknown[v]:>9}{100.0 * self.exact[v] / max(self.n, 1):7.1f}%")
+        lines.append("#   exact by erase-size class: " + "; ".join(
+            f"{k} ({d['n']}): " + ", ".join(f"{v.split()[-1] if v.startswith('open') else v.split()[0]} "
+                                          f"{100.0 * d[v] / d['n']:.0f}%" for v in VERDICTS)
+            for k, d in sorted(self.by_class.items())))
+        return "\n".join(lines)
+
+    def markdown(self, title):
+        lines = [f"{title} ({self.n} cards): right / wrong answers at each confidence, "
+                 "unknown answers, exact answers.", "",
+                 "| verdict | high | medium | low | unknown | exact |",
+                 "|---|---|---|---|---|---|"]
+        for v in VERDICTS:
+            cells = []
+            for l in LEVELS:
+                r, w = self.cells[(v, l, "right")], self.cells[(v, l, "wrong")]
+                cells.append(f"{r} / {w}" + (f" ({100.0 * r / (r + w):.0f}%)" if r + w else ""))
+            lines.append(f"| {v} | " + " | ".join(cells) +
+                         f" | {self.unknown[v]} | {100.0 * self.exact[v] / max(self.n, 1):.0f}% |")
+        return "\n".join(lines)
+
+    def failures(self, floors, size_floors):
+        out = []
+        for v in VERDICTS:
+            for level, need in (("high", 99.0), ("medium", 90.0)):
+                share, total = self.share(v, level)
+                if share is not None and share < need:
+                    out.append(f"{v}: \"{level}\" right in {share:.1f}% of {total} (want >= {need:.0f}%)")
+        for v, need in floors.items():
+            got = 100.0 * self.exact[v] / max(self.n, 1)
+            if got < need:
+                out.append(f"{v}: exact on {got:.1f}% of {self.n} cards (floor {need:.0f}%)")
+        for v, need in size_floors.items():
+            for e, d in sorted(self.by_size.items()):
+                got = 100.0 * d[v] / d["n"]
+                if d["n"] >= 5 and got < need:
+                    out.append(f"{v}: exact on {d[v]}/{d['n']} cards with {e // K}KiB erase blocks "
+                               f"(floor {need:.0f}% per erase size)")
+        return out
+
+
+def parse_floors(items):
+    floors = {}
+    for item in items or []:
+        verdict, _, pct = item.rpartition("=")
+        if verdict not in VERDICTS:
+            sys.exit(f"calibration: --floor {item}: not one of {', '.join(VERDICTS)}")
+        floors[verdict] = float(pct)
+    return floors
+
+
+class Hog:
+    """A CPU hog beside the runs: one busy process per CPU."""
+
+    def __enter__(self):
+        n = os.cpu_count() or 1
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+            p.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("flashbench")
+    ap.add_argument("--cards", type=int, default=320)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--busy-host", action="store_true")
+    ap.add_argument("--hog", action="store_true")
+    ap.add_argument("--floor", action="append")
+    ap.add_argument("--size-floor", action="append")
+    ap.add_argument("--cost", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--show-misses", type=int, default=20)
+    a = ap.parse_args()
+
+    cards = population(a.seed, a.cards, a.busy_host)
+    table = Table()
+    errors, ratios, time_ratios = [], [], []
+
+    def one(c):
+        doc, err = run_auto(a.flashbench, c)
+        cost = None
+        if doc and a.cost:
+            mb, mns = manual_cost(a.flashbench, c)
+            st = doc["status"]
+            cost = (st["written_bytes"] / mb, st["device_time_ns"] / mns)
+        return c, doc, err, cost
+
+    hog = Hog() if a.hog else None
+    if hog:
+        hog.__enter__()
+    try:
+        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            for c, doc, err, cost in ex.map(one, cards):
+                if err:
+                    errors.append(f"{c['spec']}: {err}")
+                    continue
+                table.add(c, doc)
+                if cost:
+                    ratios.append(cost[0])
+                    time_ratios.append(cost[1])
+    finally:
+        if hog:
+            hog.__exit__(None, None, None)
+
+    title = (f"calibration{' with a busy host' if a.busy_host else ''}"
+             f"{' and a CPU hog' if a.hog else ''} (seed {a.seed})")
+    print(table.markdown(title) if a.markdown else table.text(title))
+    for m in table.misses[:a.show_misses]:
+        print("miss: " + m)
+    for e in errors[:10]:
+        print("error: " + e)
+    if ratios:
+        q = statistics.quantiles(ratios, n=4)
+        print(f"# cost: bytes written by --auto --destructive / the manual sequence: median "
+              f"{statistics.median(ratios):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
+              f"device time: median {statistics.median(time_ratios):.2f}")
+    fails = table.failures(parse_floors(a.floor), parse_floors(a.size_floor)) if a.check else []
+    for f in fails:
+        print("FAIL: " + f)
+    if errors:
+        print(f"FAIL: {len(errors)} runs failed")
+    return 1 if (a.check and (fails or errors)) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
