@@ -101,6 +101,26 @@ struct params {
 };
 
 /* Outcome of a measurement run, shared by every result. */
+/* What the bytes a run moves on the device are for. */
+enum io_purpose {
+	IO_MEASURE,	/* the test's own reads and writes */
+	IO_SAVE,	/* reading what a test will overwrite (--preserve, --capacity) */
+	IO_RESTORE,	/* writing it back */
+	IO_VERIFY,	/* reading it back to compare */
+	IO_PURPOSES
+};
+struct io_traffic {
+	uint64_t read[IO_PURPOSES], written[IO_PURPOSES];
+};
+
+/* --preserve (and --capacity): how putting the user's data back went. */
+struct restore_report {
+	bool restored;		/* written back and verified */
+	const char *device;
+	const char *error;	/* why not, when not */
+	const char *kept_file;	/* the file --restore takes (the --backup, or a rescue file); NULL: none */
+};
+
 struct run_status {
 	bool partial;		/* stopped by an interrupt or an error, or an I/O failed */
 	bool interrupted;
@@ -109,6 +129,8 @@ struct run_status {
 	struct vm_failure first_failure;
 	uint64_t bytes_written;
 	int64_t device_ns;	/* total time spent in timed I/O */
+	const char *failed_because;	/* a failure that is no failed I/O of the test (the user's
+					   data not saved or not restored); NULL: none */
 };
 
 /* -a */

@@ -376,7 +376,7 @@ static void test_preserve_to_backup_file(void)
 	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), 0);
 	size_t len;
 	unsigned char *b = slurp(bk, &len);
-	CHECK(b && len > 4096 && memcmp(b, "flashbench-backup 1\ndevice ", 27) == 0);
+	CHECK(b && len > 4096 && memcmp(b, "flashbench-backup 2\ndevice ", 27) == 0);
 	CHECK(b && strstr((char *)b, "\nspan 1048576 1048576\nspan 3145728 65536\nspan 4096 512\n"));
 	CHECK(b && strstr((char *)b, "\nsize 4194304\n"));
 	free(b);
@@ -397,12 +397,14 @@ static void test_preserve_to_backup_file(void)
 	CHECK(strstr(err, "put it back with flashbench --restore ") != NULL);
 	CHECK(!preserve_active());
 
-	/* the process "died": --restore finishes the job */
+	/* the process "died": --restore finishes the job, and the backup goes */
 	scribble(&d, test_spans, NSPANS);
 	dev_close(&d);
 	CHECK(!same_file(img, orig));
 	CHECK_EQ(quietly(restore_command, bk, img), 0);
 	CHECK(same_file(img, orig));
+	CHECK(access(bk, F_OK) < 0 && errno == ENOENT);
+	copy_file(kept, bk);
 
 	/* refused: other size, damaged backup, not a backup; nothing written */
 	snprintf(smaller, sizeof smaller, "%s/small.img", root);

@@ -14,7 +14,7 @@ sleep 0.2
 kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
 { wait "$pid"; } 2>/dev/null
 [ "$(sha256sum < "$img")" != "$before" ] || fail "nothing was overwritten: the test proves nothing"
-head -n 1 "$T/saved" | grep -qx "flashbench-backup 1" || fail "no backup header in $T/saved"
+head -n 1 "$T/saved" | grep -qx "flashbench-backup 2" || fail "no backup header in $T/saved"
 
 run "$FB" --restore "$T/saved" "$loop"
 expect_rc 0
