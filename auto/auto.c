@@ -373,8 +373,8 @@ static void choose_write_geometry(struct autostate *s)
 	s->max_write = s->o->max_write;
 	if (!s->max_write) {
 		s->max_write = 1024 * s->erasesize;
-		if (s->max_write < (1ull << 30))
-			s->max_write = 1ull << 30;
+		if (s->max_write < AUTO_MAX_WRITE_FLOOR)
+			s->max_write = AUTO_MAX_WRITE_FLOOR;
 	}
 }
 
@@ -512,7 +512,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	uint64_t advertised = d->size;
 	if (o->destructive)
 		auto_run_capacity_first(s);
-	rc = s->stop ? 0 : auto_run_alignment(s);
+	rc = s->error[0] ? s->status : s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
 		d->size = advertised;
 		if (o->json)

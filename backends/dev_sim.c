@@ -69,19 +69,23 @@ static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t 
 	return sim_discard(d->sim, off, len, ns);
 }
 
+/* Untimed, but a card's failing sector fails whoever reads it: saving the user's data too. */
 static int sim_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
 {
+	uint64_t bad = sim_config(d->sim)->fail_at;
+
+	if (bad != SIM_NO_FAIL && bad >= off && bad - off < len)
+		return -EIO;
 	if (!write)
 		memset(buf, 0, len);	/* unless its data is kept */
 	data_copy(d->sim, buf, len, off, write);
 	return 0;
 }
 
-/* It stores no data unless asked to (--capacity): nothing to preserve. */
+/* It stores no data unless asked to (--capacity): nothing to preserve but then. */
 static bool sim_stores_data(const struct dev *d)
 {
-	(void)d;
-	return false;
+	return sim_data(d->sim) != NULL;
 }
 
 static int sim_keep_data(struct dev *d, bool on)
