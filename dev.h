@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results/results.h"	/* struct io_traffic */
+#include "lib/traffic.h"
 
 struct sim;
 struct dev;

@@ -13,7 +13,7 @@
 
 #include "dev.h"
 #include "lib/json.h"
-#include "results/results.h"
+#include "lib/traffic.h"
 
 enum cap_verdict { CAP_GENUINE, CAP_COUNTERFEIT, CAP_DAMAGED, CAP_UNKNOWN };
 enum cap_mode { CAP_MODE_NONE, CAP_MODE_WRAP, CAP_MODE_LOST, CAP_MODE_ERROR };

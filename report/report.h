@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "lib/json.h"
+#include "lib/traffic.h"
 #include "results/results.h"
 
 struct identity;

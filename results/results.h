@@ -101,18 +101,6 @@ struct params {
 };
 
 /* Outcome of a measurement run, shared by every result. */
-/* What the bytes a run moves on the device are for. */
-enum io_purpose {
-	IO_MEASURE,	/* the test's own reads and writes */
-	IO_SAVE,	/* reading what a test will overwrite (--preserve, --capacity) */
-	IO_RESTORE,	/* writing it back */
-	IO_VERIFY,	/* reading it back to compare */
-	IO_PURPOSES
-};
-struct io_traffic {
-	uint64_t read[IO_PURPOSES], written[IO_PURPOSES];
-};
-
 /* --preserve (and --capacity): how putting the user's data back went. */
 struct restore_report {
 	bool restored;		/* written back and verified */

@@ -10,13 +10,7 @@ command -v python3 >/dev/null || skip "no python3"
 img=$(random_image disk.img 32M)
 loop=$(make_loop "$img")
 
-"$FB" -O --preserve --backup="$T/saved" -b 4K "$loop" >/dev/null 2>"$T/err" &
-pid=$!
-wait_for_writes "$loop" "$pid"
-sleep 0.2
-kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
-{ wait "$pid"; } 2>/dev/null
-grep -aqx end "$T/saved" || fail "no complete backup in $T/saved: $(cat "$T/err")"
+backup_of_killed_run "$loop" "$T/saved"
 [ "$(grep -ac '^span ' "$T/saved")" -ge 2 ] || fail "fewer than two spans: $(grep -a '^span' "$T/saved")"
 after_kill=$(sha256sum < "$img")
 

@@ -9,13 +9,7 @@ img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
 
-"$FB" -O --preserve --backup="$T/saved" -b 4K "$loop" >/dev/null 2>"$T/err" &
-pid=$!
-wait_for_writes "$loop" "$pid"
-sleep 0.2
-kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
-{ wait "$pid"; } 2>/dev/null
-grep -aqx end "$T/saved" || fail "no complete backup in $T/saved: $(cat "$T/err")"
+backup_of_killed_run "$loop" "$T/saved"
 
 run "$FB" --restore "$T/saved" "$loop"
 expect_rc 0
