@@ -30,6 +30,7 @@ done
 
 # the smallest cap: the capacity step is skipped, and the note says what would run it
 run "$FB" --auto --destructive --max-write=4k sim:sdhc-good
+expect_rc 0	# nothing found wrong
 expect_err "capacity not checked: it writes .* more than --max-write=4KiB allows: --max-write=[0-9]+ or more checks it"
 expect_out "^capacity not checked: "
 need=$(printf '%s\n' "$errout" | sed -n 's/.*--max-write=\([0-9]*\) or more checks it.*/\1/p')
