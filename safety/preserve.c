@@ -407,10 +407,27 @@ static void restore_at_exit(void)
 		warnx_fb("%s", err);
 }
 
+/*
+ * A device that keeps no data (a sim: card) has nothing to save, but what
+ * does not read could not be saved from a card: it fails the same way.
+ */
+static int check_readable(struct dev *d, char *err, size_t n)
+{
+	for (int i = 0; i < pv.meta.nspans; i++) {
+		for (uint64_t pos = 0; pos < pv.meta.spans[i].len; pos += CHUNK) {
+			uint64_t left = pv.meta.spans[i].len - pos;
+			const void *data;
+			if (span_data(d, i, pos, left < CHUNK ? (size_t)left : CHUNK, &data, err, n) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int save_to_memory(struct dev *d, char *err, size_t n)
 {
 	if (!dev_stores_data(d))
-		return 0;	/* nothing to keep */
+		return check_readable(d, err, n);	/* nothing to keep */
 	pv.data = calloc((size_t)pv.meta.nspans, sizeof *pv.data);
 	if (!pv.data && pv.meta.nspans) {
 		snprintf(err, n, "out of memory");
