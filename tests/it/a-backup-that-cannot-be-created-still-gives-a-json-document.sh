@@ -4,7 +4,7 @@
 # document, status failed, whose error names the backup and the cause;
 # exit 1 and nothing written.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "no python3"
+need_tool python3
 : > "$T/exists"
 
 for backup in "$T/no/such/dir/b" "$T/exists"; do

@@ -6,7 +6,7 @@
 # would put each block where another belonged and "verify" it.
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v python3 >/dev/null || skip "no python3"
+need_tool python3
 img=$(random_image disk.img 32M)
 loop=$(make_loop "$img")
 

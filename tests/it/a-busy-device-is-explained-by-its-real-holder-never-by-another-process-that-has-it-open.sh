@@ -6,7 +6,7 @@
 # mount namespace is named as such, with its mount point.
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v python3 >/dev/null || skip "no python3"
+need_tool python3
 img=$(make_file disk.img 32M)
 loop=$(make_loop "$img")
 pids=()
@@ -33,7 +33,7 @@ printf '%s\n' "$errout" | grep -q "process $plain (sleep) has it open exclusivel
 	fail "blames the process that only has it open: $errout"
 kill "$holder"; wait "$holder" 2>/dev/null
 
-command -v unshare >/dev/null && command -v mkfs.ext4 >/dev/null || exit 0
+have_tool unshare "the mount in another namespace" && have_tool mkfs.ext4 "the mount in another namespace" || exit 0
 mkfs.ext4 -q "$loop" || skip "mkfs.ext4 failed"
 mkdir "$T/mnt"
 unshare -m --propagation private sh -c 'mount "$1" "$2" && echo mounted && exec sleep 60' sh "$loop" "$T/mnt" >"$T/ns" &

@@ -19,7 +19,7 @@ rc=$?; out=$(cat "$T/out"); errout=$(cat "$T/err")
 expect_err "partial backup"
 [ "$(sectors_written "$loop")" = "$w0" ] || fail "SIGXFSZ: the device was written"
 
-command -v strace >/dev/null || skip "no strace (the Ctrl-C and SIGKILL cases slow the backup down with it)"
+have_tool strace "the Ctrl-C and SIGKILL cases (strace slows the backup down)" || exit 0
 # every write to the backup file takes 0.3 s: long enough to stop the run in it
 slow() { exec strace -f -qq -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_exit=300000 "$@"; }
 # started NAME: the pid of flashbench under strace, once its backup NAME exists

@@ -38,7 +38,7 @@ run "$FB" --auto --destructive --max-write="$need" sim:sdhc-good
 expect_out "^  capacity +genuine"
 
 # a loop device: the restores write as well, and count
-[ "$(id -u)" = 0 ] || { echo "note: not root, the loop device part did not run" >&2; exit 0; }
+[ "$(id -u)" = 0 ] || { skip_part "the loop device: needs root"; exit 0; }
 img=$(random_image disk.img 64M)
 loop=$(make_loop "$img")
 w0=$(sectors_written "$loop")

@@ -5,7 +5,7 @@
 # of the loop device (/sys/block/loopN/stat) within 1%.
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v python3 >/dev/null || skip "no python3"
+need_tool python3
 img=$(random_image disk.img 64M)
 loop=$(make_loop "$img")
 stat_file=/sys/block/${loop##*/}/stat

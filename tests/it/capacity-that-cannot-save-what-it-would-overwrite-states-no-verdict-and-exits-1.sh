@@ -6,7 +6,7 @@
 # the cause, exit 1; JSON: status failed, its error the cause, no real size.
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v python3 >/dev/null || skip "no python3"
+need_tool python3
 img=$(random_image disk.img 64M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")

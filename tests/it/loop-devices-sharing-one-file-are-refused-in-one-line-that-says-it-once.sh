@@ -5,7 +5,7 @@
 # ... with B: B shares ... with A: ...").
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
+need_tool mkfs.ext4
 img=$(make_file disk.img 64M)
 mkfs.ext4 -q -F "$img" || skip "mkfs.ext4 failed"
 a=$(make_loop "$img")

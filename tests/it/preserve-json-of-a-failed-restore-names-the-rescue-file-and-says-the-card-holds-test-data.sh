@@ -6,8 +6,8 @@
 # command that puts it back, which works.
 . "$(dirname "$0")/../lib.sh"
 need_root
-command -v blockdev >/dev/null || skip "no blockdev"
-command -v python3 >/dev/null || skip "no python3"
+need_tool blockdev
+need_tool python3
 img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
