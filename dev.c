@@ -173,12 +173,8 @@ int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_
 		return e;
 	*ns = t;
 	d->device_ns += t;
-	for (int i = 0; i < n; i++) {
-		if (r[i].write)
-			d->bytes_written += r[i].len;
-		else
-			d->bytes_read += r[i].len;
-	}
+	for (int i = 0; i < n; i++)
+		dev_count(d, IO_MEASURE, r[i].write ? 0 : r[i].len, r[i].write ? r[i].len : 0);
 	return 0;
 }
 

@@ -4,7 +4,6 @@
 # the wait). It is refused at once instead: exit 1, one line naming the
 # FIFO. A FIFO with a reader works as before.
 . "$(dirname "$0")/../lib.sh"
-need_tool timeout
 mkfifo "$T/fifo" "$T/fifo.svg" || skip "cannot make a FIFO"
 
 for opt in -o=fifo --plot=fifo.svg; do
