@@ -135,8 +135,8 @@ static void test_scatter(void)
 
 static void test_others(void)
 {
-	struct interval_row irows[] = { { 512, 11100, 22100, 88900, 46134400.0, false },
-					{ 1024, 12100, 23100, 89900, 46134400.0, false } };
+	struct interval_row irows[] = { { 512, 11100, 22100, 88900, 46134400.0, false, false },
+					{ 1024, 12100, 23100, 89900, 46134400.0, false, false } };
 	struct interval_result iv = { .nrows = 2, .rows = irows };
 	struct program_row prows[] = { { "read", 4096, 3.78e6, false }, { "write zeros", 4096, 1e6, false },
 				       { "read", 8192, 5e6, false }, { "write zeros", 8192, NAN, true } };
