@@ -4,8 +4,9 @@
 # checker (tests/unit_cycles.py) sees one: two objects built here that call
 # each other, and three in a ring.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "no python3 to read the symbol graph"
-command -v nm >/dev/null || skip "no nm (binutils) to read the objects' symbols"
+need_tool python3
+need_tool nm
+need_tool cc
 CYCLES=$TESTS_DIR/unit_cycles.py
 objs=$(cd "${UNIT_DIR:?set UNIT_DIR to the unit test binaries}/.." && pwd)
 
