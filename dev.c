@@ -82,11 +82,16 @@ static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, 
 		return r;
 	*ns = t;
 	d->device_ns += t;
-	if (write)
-		d->bytes_written += len;
-	else
-		d->bytes_read += len;
+	dev_count(d, IO_MEASURE, write ? 0 : len, write ? len : 0);
 	return 0;
+}
+
+void dev_count(struct dev *d, enum io_purpose p, uint64_t read, uint64_t written)
+{
+	d->bytes_read += read;
+	d->bytes_written += written;
+	d->traffic.read[p] += read;
+	d->traffic.written[p] += written;
 }
 
 int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns)
@@ -168,12 +173,8 @@ int dev_transfer_queued(struct dev *d, void *buf, size_t slot, const struct dev_
 		return e;
 	*ns = t;
 	d->device_ns += t;
-	for (int i = 0; i < n; i++) {
-		if (r[i].write)
-			d->bytes_written += r[i].len;
-		else
-			d->bytes_read += r[i].len;
-	}
+	for (int i = 0; i < n; i++)
+		dev_count(d, IO_MEASURE, r[i].write ? 0 : r[i].len, r[i].write ? r[i].len : 0);
 	return 0;
 }
 
@@ -181,7 +182,10 @@ int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off)
 {
 	if (!range_ok(d, len, off))
 		return -EINVAL;
-	return d->ops->copy(d, buf, len, off, false);
+	int r = d->ops->copy(d, buf, len, off, false);
+	if (r == 0)
+		dev_count(d, IO_SAVE, len, 0);
+	return r;
 }
 
 int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off)
@@ -190,7 +194,10 @@ int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off)
 		return -EBADF;
 	if (!range_ok(d, len, off))
 		return -EINVAL;
-	return d->ops->copy(d, (void *)buf, len, off, true);
+	int r = d->ops->copy(d, (void *)buf, len, off, true);
+	if (r == 0)
+		dev_count(d, IO_RESTORE, 0, len);
+	return r;
 }
 
 const char *dev_kind(const struct dev *d)

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/traffic.h"
+
 struct sim;
 struct dev;
 
@@ -85,8 +87,14 @@ struct dev {
 	unsigned int pbs;	/* physical block size (informational) */
 	bool blockdev;
 	bool writable;
-	/* accounting, for reports and benchmarks */
+	/*
+	 * Accounting, for reports and benchmarks: every byte read or written,
+	 * whatever for (what the device's own counters count), and split by
+	 * purpose: the timed I/O is IO_MEASURE, dev_pread_all() IO_SAVE,
+	 * dev_pwrite_all() IO_RESTORE, dev_count() whatever it is told.
+	 */
 	uint64_t bytes_read, bytes_written, bytes_discarded;
+	struct io_traffic traffic;
 	int64_t device_ns;	/* sum of all timed I/O */
 };
 
@@ -146,9 +154,11 @@ int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t 
  */
 int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write);
 
-/* Untimed helpers (used by --preserve / --restore). */
+/* Untimed helpers (used by --preserve / --restore): saving and restoring. */
 int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off);
 int dev_pwrite_all(struct dev *d, const void *buf, uint64_t len, uint64_t off);
+/* I/O to d done around it (through a dup of its descriptor): counted as purpose p. */
+void dev_count(struct dev *d, enum io_purpose p, uint64_t read, uint64_t written);
 
 /* Questions for the backend. */
 const char *dev_kind(const struct dev *d);	/* as struct dev_ops.kind */

@@ -53,8 +53,8 @@ static void choose_write_geometry(struct autostate *s)
 	s->max_write = s->o->max_write;
 	if (!s->max_write) {
 		s->max_write = 1024 * s->erasesize;
-		if (s->max_write < (1ull << 30))
-			s->max_write = 1ull << 30;
+		if (s->max_write < AUTO_MAX_WRITE_FLOOR)
+			s->max_write = AUTO_MAX_WRITE_FLOOR;
 	}
 }
 
@@ -297,7 +297,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->destructive)
 		auto_run_capacity_first(s);
 	progress_run_step(o->destructive ? STEP_ALIGN : 0);
-	rc = s->stop ? 0 : auto_run_alignment(s);
+	rc = s->error[0] ? s->status : s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
 		progress_run_end();
 		d->size = advertised;
@@ -326,7 +326,9 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->plot)
 		auto_plot_runs(o->plot, s);
 	auto_report_failure(s);
-	rc = s->status ? s->status : s->have_cap ? capacity_exit_status(&s->cap) : 0;
+	/* a capacity step skipped for --max-write found nothing wrong */
+	rc = s->status ? s->status
+	   : s->have_cap && !s->cap.not_run_max_write ? capacity_exit_status(&s->cap) : 0;
 	free_state(s);
 	return rc;
 }

@@ -292,11 +292,19 @@ int auto_run_alignment(struct autostate *s)
 void auto_run_capacity_first(struct autostate *s)
 {
 	char err[1024] = "";
+	/* the check and its restores count too; the default cap is not known yet: its floor */
+	uint64_t cap = s->o->max_write ? s->o->max_write : AUTO_MAX_WRITE_FLOOR;
 
 	s->have_cap = true;
-	if (capacity_run(s->d, NULL, NULL, &s->cap, err, sizeof err) < 0) {
+	if (capacity_run(s->d, NULL, NULL, cap, &s->cap, err, sizeof err) < 0) {
+		if (s->cap.not_run_max_write) {	/* skipped: the report says so first */
+			warnx_fb("--auto: capacity not checked: %s", s->cap.error);
+			return;
+		}
 		if (err[0] && !s->cap.interrupted)
 			warnx_fb("--auto: capacity check: %s", err);
+		if (!s->cap.interrupted && s->cap.restored)	/* nothing written: no report */
+			snprintf(s->error, sizeof(s->error), "capacity check: %s", s->cap.error);
 		s->status = s->cap.interrupted ? 130 : 1;
 		s->stop = true;
 		return;
@@ -304,4 +312,3 @@ void auto_run_capacity_first(struct autostate *s)
 	if (s->cap.verdict != CAP_GENUINE)
 		s->d->size = s->cap.real_lo / s->d->lbs * s->d->lbs;
 }
-

@@ -257,6 +257,23 @@ static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev
 		fprintf(f, "  %-22s %s\n", "", cmds[i]);
 }
 
+/* Every byte the run moved, by purpose: the device's own counters agree. */
+static void print_traffic(FILE *f, const struct autostate *s)
+{
+	static const char *const wrote[IO_PURPOSES] = { "testing", "", "restoring", "" };
+	static const char *const read[IO_PURPOSES] = { "testing", "saving", "", "verifying" };
+	const struct io_traffic *t = &s->d->traffic;
+	char w[256], r[256], b[FMT_BUF];
+
+	if (!s->d->bytes_written && !t->read[IO_SAVE])
+		return;	/* only the tests' reads: nothing to split */
+	fprintf(f, "Moved %s read (%s)", fmt_size(b, s->d->bytes_read), text_traffic(r, sizeof r, t, false, read));
+	if (s->d->bytes_written)
+		fprintf(f, ", %s written (%s)", fmt_size(b, s->d->bytes_written),
+			text_traffic(w, sizeof w, t, true, wrote));
+	fprintf(f, ".\n");
+}
+
 /* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
 static void print_command(FILE *f, const struct autostate *s)
 {
@@ -275,6 +292,7 @@ static void print_command(FILE *f, const struct autostate *s)
 			s->d->bytes_written, dev);
 	else
 		fprintf(f, "Wrote nothing to %s: only read it.\n", dev);
+	print_traffic(f, s);
 }
 
 void auto_print_text(FILE *f, const struct autostate *s)
@@ -418,6 +436,8 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 	}
 	st->bytes_written = s->d->bytes_written;
 	st->device_ns = s->d->device_ns;
+	if (s->have_cap && !s->cap.restored)
+		st->failed_because = s->cap.restore_error;
 }
 
 static void json_cost(struct jw *w, const struct autostate *s)
@@ -430,8 +450,10 @@ static void json_cost(struct jw *w, const struct autostate *s)
 	jw_int(w, "write_device_time_ns", s->write_ns);
 	if (s->o->destructive) {
 		jw_uint(w, "max_write_bytes", s->max_write);
-		jw_bool(w, "max_write_reached", s->cap_hit);
+		jw_bool(w, "max_write_reached", s->cap_hit || s->cap.not_run_max_write ||
+						 s->cap.cut_by_max_write);
 	}
+	json_traffic(w, "io_by_purpose", &s->d->traffic);
 	jw_object_end(w);
 }
 
@@ -449,8 +471,13 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	dev_facts_fill(&facts, s->d);
 	json_device_facts(&w, &facts, dev);
 	identity_json(&w, "identity", s->id);
-	if (s->have_cap)
+	if (s->have_cap) {
 		capacity_json(&w, "capacity", &s->cap);
+		if (!s->cap.restored)	/* the card still holds the check's labels */
+			json_restore(&w, "preserve", &(struct restore_report){
+				.device = dev, .error = s->cap.restore_error,
+				.kept_file = s->cap.rescue_file[0] ? s->cap.rescue_file : NULL });
+	}
 	if (s->cls)
 		class_json(&w, "class", s->cls);
 

@@ -94,6 +94,9 @@ struct row_watch {
 	struct rate_row rows[MAX_ROWS];
 };
 
+/* --max-write's default is 1024 erase blocks, never below this */
+#define AUTO_MAX_WRITE_FLOOR (1ull << 30)
+
 struct autostate {
 	struct dev *d;
 	const struct params *p;
@@ -142,7 +145,7 @@ struct autostate {
 	struct capacity_result cap;
 	bool have_cap;
 	struct class_result *cls;	/* --class after the write phase (auto/auto_class.c); NULL: none ran */
-	char error[256];	/* why the run could not start, for the JSON document */
+	char error[1280];	/* why the run could not start (or its capacity check), for the JSON document */
 	uint64_t map_unit;	/* random writes keep up from this size up; 0: none seen */
 };
 

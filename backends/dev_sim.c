@@ -93,8 +93,13 @@ static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t 
 	return r;
 }
 
+/* Untimed, but a card's failing sector fails whoever reads it: saving the user's data too. */
 static int sim_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
 {
+	uint64_t bad = sim_config(d->sim)->fail_at;
+
+	if (bad != SIM_NO_FAIL && bad >= off && bad - off < len)
+		return -EIO;
 	if (!write)
 		memset(buf, 0, len);	/* unless its data is kept */
 	data_copy(d->sim, buf, len, off, write);

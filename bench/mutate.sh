@@ -77,7 +77,7 @@ m vm-lfsr-stays-in-range vm vm.c \
 
 # ---- the device layer (dev.c, backends/) ----
 m dev-counts-bytes-read device dev.c \
-	'd->bytes_read += len;' 'd->bytes_read += len / 2;' \
+	'd->bytes_read += read;' 'd->bytes_read += read / 2;' \
 	'test_dev' ci
 m dev-refuses-a-range-past-the-end device dev.c \
 	'return len && off <= d->size && len <= d->size - off &&' 'return len && off <= d->size &&' \

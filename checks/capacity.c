@@ -75,6 +75,8 @@ struct ctx {
 	uint64_t min_alias;	/* smallest distance between offsets sharing a sector, or NONE */
 	uint64_t first_lost;	/* lowest written sector found bad, or NONE */
 	bool failed;		/* an I/O failed */
+	uint64_t max_write;	/* 0: no limit */
+	uint64_t planned;	/* what the rounds so far may have written, restoring included */
 	char *err;
 	size_t n;
 };
@@ -216,13 +218,26 @@ static void check_probe(struct ctx *c, struct probe *p)
 
 static void round0_body(struct ctx *c, struct probe *pr, int np, uint64_t area);
 
-/* Saves the probes and [0, area), runs body, restores and verifies. */
+/* What a round writes: its labels, and as much again restoring what they overwrote. */
+static uint64_t round_cost(const struct ctx *c, uint64_t area, int np)
+{
+	return 2 * (area + (uint64_t)np * c->u);
+}
+
+/*
+ * Saves the probes and [0, area), runs body, restores and verifies: 0, or
+ * 1 when the round does not fit --max-write (nothing done), or -1 when the
+ * data could not be saved or restored (r->error, r->restore_error say why).
+ */
 static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t area,
 			   void (*body)(struct ctx *, struct probe *, int, uint64_t))
 {
 	struct span spans[PROBES + 1];
+	uint64_t cost = round_cost(c, area, np);
 	int ns = 0;
 
+	if (c->max_write && c->planned + cost > c->max_write)
+		return 1;
 	spans[ns++] = (struct span){ 0, area };
 	for (int i = 0; i < np; i++)
 		spans[ns++] = (struct span){ pr[i].off, c->u };
@@ -231,20 +246,26 @@ static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t are
 			" and %d sectors of %" PRIu64 " bytes from offset %" PRIu64 " to %" PRIu64
 			" (saved first)\n", c->d->path, c->r->rounds, area - 1, np, c->u,
 			np ? pr[0].off : 0, np ? pr[np - 1].off : 0);
-	if (preserve_save(c->d, spans, ns, c->backup, c->err, c->n) < 0)
+	if (preserve_save(c->d, spans, ns, c->backup, c->err, c->n) < 0) {
+		snprintf(c->r->error, sizeof c->r->error, "could not save what round %d would "
+			 "overwrite, so it wrote nothing: %s", c->r->rounds, c->err);
 		return -1;
+	}
+	c->planned += cost;
 	char step[32];
 	snprintf(step, sizeof step, "round %d", c->r->rounds + 1);
 	progress_start("capacity", step, 2 * (uint64_t)np * c->u + (body == round0_body ?
 		       2 * area + c->size / c->dense * c->u : area));	/* what body moves */
 	body(c, pr, np, area);
-	if (preserve_restore(c->err, c->n) < 0) {
+	int restored = preserve_restore(c->err, c->n);
+	preserve_account(c->d);
+	if (restored < 0) {
+		const char *kept = preserve_kept_file();
 		snprintf(c->r->restore_error, sizeof c->r->restore_error, "%s", c->err);
+		snprintf(c->r->rescue_file, sizeof c->r->rescue_file, "%s", kept ? kept : "");
 		c->r->restored = false;
 		return -1;
 	}
-	if (c->backup)
-		unlink(c->backup);	/* restored and verified: the next round makes a new one */
 	c->r->rounds++;
 	c->round++;
 	return 0;
@@ -307,8 +328,13 @@ static int search(struct ctx *c, uint64_t lo, uint64_t hi)
 
 	while (lo < hi && c->r->rounds < MAX_ROUNDS && !stopped(c)) {
 		int np = spread(c, lo, hi, pr, false);
-		if (preserved_round(c, pr, np, c->flush, search_body) < 0)
+		int r = preserved_round(c, pr, np, c->flush, search_body);
+		if (r < 0)
 			return -1;
+		if (r > 0) {	/* --max-write: the real size stays a range */
+			c->r->cut_by_max_write = true;
+			break;
+		}
 		if (stopped(c))
 			break;
 		for (int i = np - 1; i >= 0; i--)
@@ -390,7 +416,7 @@ static void conclude(struct ctx *c)
 {
 	struct capacity_result *r = c->r;
 
-	if (r->interrupted || !r->restored) {
+	if (r->interrupted || !r->restored || r->error[0]) {
 		r->verdict = CAP_UNKNOWN;
 		return;
 	}
@@ -406,18 +432,20 @@ static void conclude(struct ctx *c)
 	}
 }
 
-int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
+int capacity_run(struct dev *d, const char *backup_path, FILE *verbose, uint64_t max_write,
 		 struct capacity_result *r, char *err, size_t n)
 {
 	struct ctx c = { .d = d, .backup = backup_path, .verbose = verbose, .r = r,
-			 .err = err, .n = n,
+			 .err = err, .n = n, .max_write = max_write,
 			 .min_alias = NONE, .first_lost = NONE };
 	struct probe pr[PROBES];
 	uint64_t w0 = d->bytes_written, r0 = d->bytes_read;
-	int64_t t0 = d->device_ns;
+	struct io_traffic t0 = d->traffic;
+	int64_t t0ns = d->device_ns;
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
+	err[0] = '\0';
 	r->restored = true;
 	r->advertised = d->size;
 	r->simulated = dev_simulated(d);
@@ -427,26 +455,42 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose,
 	c.run = run_id();
 	if (c.size < 4 * c.u) {
 		snprintf(err, n, "%s: too small to check (%" PRIu64 " bytes)", d->path, d->size);
+		snprintf(r->error, sizeof r->error, "%s", err);
+		r->verdict = CAP_UNKNOWN;
 		return -1;
 	}
 	c.buf = dev_alloc_buffer(CHUNK);
 	c.expect = malloc(c.u);
 	if (!c.buf || !c.expect || dev_keep_data(d, true) < 0) {
 		snprintf(err, n, "out of memory");
+		snprintf(r->error, sizeof r->error, "%s", err);
 		goto out;
 	}
 	plan(&c);
 	int np = spread(&c, c.dense, c.size, pr, true);
-	if (preserved_round(&c, pr, np, c.dense, round0_body) == 0 && !stopped(&c) &&
-	    decide(&c, pr, np) == 0 && !stopped(&c))
+	r->needed = round_cost(&c, c.dense, np);
+	int r0rc = preserved_round(&c, pr, np, c.dense, round0_body);
+	if (r0rc > 0) {
+		char a[FMT_BUF], b[FMT_BUF];
+		r->not_run_max_write = true;
+		snprintf(r->error, sizeof r->error, "it writes %s (restoring included), more than "
+			 "--max-write=%s allows: --max-write=%" PRIu64 " or more checks it",
+			 fmt_size(a, r->needed), fmt_size(b, max_write), r->needed);
+		snprintf(err, n, "%s", r->error);
+	} else if (r0rc == 0 && !stopped(&c) && decide(&c, pr, np) == 0 && !stopped(&c)) {
 		rc = 0;
-	conclude(&c);
+	}
 out:
 	progress_done();
+	conclude(&c);
 	dev_keep_data(d, false);
 	r->bytes_written = d->bytes_written - w0;
 	r->bytes_read = d->bytes_read - r0;
-	r->device_ns = d->device_ns - t0;
+	for (int p = 0; p < IO_PURPOSES; p++) {
+		r->traffic.read[p] = d->traffic.read[p] - t0.read[p];
+		r->traffic.written[p] = d->traffic.written[p] - t0.written[p];
+	}
+	r->device_ns = d->device_ns - t0ns;
 	free(c.buf);
 	free(c.expect);
 	return rc;
@@ -517,7 +561,8 @@ void capacity_summary(char *buf, size_t n, const struct capacity_result *r)
 	}
 	default:
 		snprintf(buf, n, "no verdict: %s", r->interrupted ? "interrupted" :
-			 "the saved data could not be restored");
+			 !r->restored ? "the saved data could not be restored" :
+			 r->error[0] ? r->error : "the check did not run");
 		break;
 	}
 }
@@ -545,9 +590,22 @@ static void text_failure_mode(FILE *f, const struct capacity_result *r)
 	}
 }
 
+static const char *const written_for[IO_PURPOSES] = { "labels", "", "restoring", "" };
+static const char *const read_for[IO_PURPOSES] = { "checking", "saving", "", "verifying" };
+
+static const char *data_state(const struct capacity_result *r)
+{
+	if (!r->restored)
+		return r->restore_error;
+	if (!r->bytes_written)
+		return "nothing was written";
+	return r->simulated ? "simulated card: its data is dropped after the check"
+			    : "every overwritten sector restored and verified";
+}
+
 void capacity_text(FILE *f, const struct capacity_result *r)
 {
-	char line[512], a[FMT_BUF], b[FMT_BUF], t[FMT_BUF];
+	char line[1536], a[FMT_BUF], b[FMT_BUF], t[FMT_BUF], by[256];
 
 	capacity_summary(line, sizeof line, r);
 	fprintf(f, "%s\n", line);
@@ -557,19 +615,21 @@ void capacity_text(FILE *f, const struct capacity_result *r)
 			fprintf(f, "real size:     %" PRIu64 " bytes (%s), exact to %" PRIu64 " bytes\n",
 				r->real_lo, fmt_size(a, r->real_lo), r->unit);
 		else
-			fprintf(f, "real size:     %" PRIu64 " to %" PRIu64 " bytes (%s to %s)\n",
-				r->real_lo, r->real_hi, fmt_size(a, r->real_lo), fmt_size(b, r->real_hi));
+			fprintf(f, "real size:     %" PRIu64 " to %" PRIu64 " bytes (%s to %s)%s\n",
+				r->real_lo, r->real_hi, fmt_size(a, r->real_lo), fmt_size(b, r->real_hi),
+				r->cut_by_max_write ? ": --max-write reached, the search stopped" : "");
 		text_failure_mode(f, r);
 	}
 	fprintf(f, "verdict:       %s\n", capacity_verdict_name(r->verdict));
-	fprintf(f, "written:       %" PRIu64 " bytes (%s) in %d round%s, write caches up to %s "
-		"defeated\n", r->bytes_written, fmt_size(a, r->bytes_written), r->rounds,
-		r->rounds == 1 ? "" : "s", fmt_size(b, r->cache_flush));
-	fprintf(f, "read:          %" PRIu64 " bytes (%s); %" PRIu64 " I/Os, I/O time %s\n",
-		r->bytes_read, fmt_size(a, r->bytes_read), r->ios, fmt_time(t, r->device_ns));
-	fprintf(f, "data:          %s\n", !r->restored ? r->restore_error : r->simulated ?
-		"simulated card: its data is dropped after the check" :
-		"every overwritten sector restored and verified");
+	text_traffic(by, sizeof by, &r->traffic, true, written_for);
+	fprintf(f, "written:       %" PRIu64 " bytes (%s)%s%s in %d round%s, write caches up to %s "
+		"defeated\n", r->bytes_written, fmt_size(a, r->bytes_written), by[0] ? ": " : "", by,
+		r->rounds, r->rounds == 1 ? "" : "s", fmt_size(b, r->cache_flush));
+	text_traffic(by, sizeof by, &r->traffic, false, read_for);
+	fprintf(f, "read:          %" PRIu64 " bytes (%s)%s%s; %" PRIu64 " I/Os, I/O time %s\n",
+		r->bytes_read, fmt_size(a, r->bytes_read), by[0] ? ": " : "", by, r->ios,
+		fmt_time(t, r->device_ns));
+	fprintf(f, "data:          %s\n", data_state(r));
 }
 
 void capacity_json(struct jw *w, const char *key, const struct capacity_result *r)
@@ -597,6 +657,11 @@ void capacity_json(struct jw *w, const char *key, const struct capacity_result *
 	jw_uint(w, "cache_defeated_bytes", r->cache_flush);
 	jw_uint(w, "written_bytes", r->bytes_written);
 	jw_uint(w, "read_bytes", r->bytes_read);
+	json_traffic(w, "io_by_purpose", &r->traffic);
+	if (r->error[0])
+		jw_string(w, "error", r->error);
+	jw_uint(w, "first_round_bytes", r->needed);
+	jw_bool(w, "cut_by_max_write", r->cut_by_max_write || r->not_run_max_write);
 	jw_uint(w, "io_count", r->ios);
 	jw_int(w, "rounds", r->rounds);
 	jw_int(w, "device_time_ns", r->device_ns);
@@ -610,8 +675,12 @@ void capacity_json(struct jw *w, const char *key, const struct capacity_result *
 void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 			  const struct capacity_result *r)
 {
-	char line[512];
+	char line[1536];
 	struct jw w;
+	struct restore_report rr = { .restored = r->restored, .device = device,
+				     .error = r->restored ? NULL : r->restore_error,
+				     .kept_file = r->rescue_file[0] ? r->rescue_file : NULL };
+	const char *failure = !r->restored ? r->restore_error : r->error[0] ? r->error : NULL;
 
 	capacity_summary(line, sizeof line, r);
 	jw_init(&w, f);
@@ -623,11 +692,13 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 	json_device_facts(&w, &facts, device);
 	jw_string(&w, "summary", line);
 	capacity_json(&w, "capacity", r);
+	json_restore(&w, "preserve", &rr);
 	json_status(&w, &(struct run_status){
 		.partial = r->interrupted || r->mode == CAP_MODE_ERROR,
 		.interrupted = r->interrupted,
 		.bytes_written = r->bytes_written,
 		.device_ns = r->device_ns,
+		.failed_because = r->interrupted ? NULL : failure,
 	});
 	jw_object_end(&w);
 	jw_finish(&w);
@@ -636,10 +707,14 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 
 void capacity_headline(FILE *f, const struct capacity_result *r)
 {
-	char line[512], b[FMT_BUF];
+	char line[1536], b[FMT_BUF];
 
-	if (r->verdict == CAP_UNKNOWN)
+	if (r->interrupted)
 		return;
+	if (r->verdict == CAP_UNKNOWN) {	/* first thing in the report: no verdict below stands on it */
+		fprintf(f, "capacity not checked: %s\n", r->restored ? r->error : r->restore_error);
+		return;
+	}
 	capacity_summary(line, sizeof line, r);
 	if (r->verdict == CAP_GENUINE)
 		fprintf(f, "  %-22s %s\n", "capacity", line);

@@ -205,9 +205,12 @@ struct outputs {
 /*
  * Opened without truncating: a run refused after this (a --backup that
  * exists, say) leaves an existing file as it was; output_begin() empties it.
+ * Never blocks: a FIFO nobody reads is refused (open would wait for a
+ * reader, before any I/O, for ever).
  */
 static FILE *open_output(const char *path, bool *created)
 {
+	char msg[PATH_MAX + 128];
 	int fd;
 
 	*created = false;
@@ -217,11 +220,17 @@ static FILE *open_output(const char *path, bool *created)
 	if (fd >= 0)
 		*created = true;
 	else if (errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ENXIO) {
+		snprintf(msg, sizeof msg, "%s: a FIFO that nobody reads: start its reader first", path);
+		fail_with(1, msg);
+	}
+	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		char msg[1024];
-
 		snprintf(msg, sizeof msg, "%s: cannot open the output file: %s", path, strerror(errno));
 		fail_with(1, msg);
 	}
@@ -247,6 +256,7 @@ static void outputs_begin(struct outputs *dst, const struct options *o)
 	if (dst->begun)
 		return;
 	dst->begun = true;
+	safety_signals_idle(false);	/* from here on, a signal lets the current I/O finish */
 	output_begin(dst->out, o->out);
 	if (dst->plot)
 		output_begin(dst->plot, o->plot);
@@ -259,6 +269,27 @@ static void outputs_abandon(const struct outputs *dst, const struct options *o)
 		unlink(o->out);
 	if (dst->created_plot)
 		unlink(o->plot);
+}
+
+/*
+ * The file path names, spelt one way: its directory resolved (symbolic
+ * links, "." and ".."), so "r.svg" and "./r.svg" are one file even before
+ * it exists. A directory that does not exist stays as written.
+ */
+static void resolved_path(const char *path, char *out, size_t n)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+
+	if (realpath(path, real)) {
+		snprintf(out, n, "%s", real);
+		return;
+	}
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (realpath(dir, real))
+		snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+	else
+		snprintf(out, n, "%s", path);
 }
 
 /*
@@ -283,10 +314,20 @@ void check_outputs(const struct options *o)
 			    other.st_ino == st.st_ino)
 				usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
 	}
-	for (int i = 0; i < 3; i++)
-		for (int j = 0; j < i; j++)
-			if (paths[i] && paths[j] && strcmp(paths[i], paths[j]) == 0)
-				usage_error("--%s=%s: the same file as --%s", names[i], paths[i], names[j]);
+	char a[PATH_MAX * 2], b[PATH_MAX * 2];
+	for (int i = 0; i < 3; i++) {
+		if (!paths[i] || strcmp(paths[i], "-") == 0)
+			continue;
+		resolved_path(paths[i], a, sizeof a);
+		for (int j = 0; j < i; j++) {
+			if (!paths[j] || strcmp(paths[j], "-") == 0)
+				continue;
+			resolved_path(paths[j], b, sizeof b);
+			if (strcmp(a, b) == 0)
+				usage_error("--%s=%s: the same file as --%s=%s", names[i], paths[i],
+					    names[j], paths[j]);
+		}
+	}
 	for (int fd = 1; fd <= 2; fd++) {
 		const char *name = fd == 1 ? "standard output" : "standard error";
 		if (fstat(fd, &st) < 0 || safety_check_output(name, &st, o->device, err, sizeof err) == 0)
@@ -463,17 +504,32 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 		for (int i = 0; i < nspans; i++)
 			warnx_fb("%s: will overwrite bytes %" PRIu64 " to %" PRIu64, d->path,
 				 spans[i].off, spans[i].off + spans[i].len - 1);
-	if (o->preserve) {
-		if (nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
-			warnx_fb("--preserve: %s", err);
-			outputs_abandon(dst, o);
-			return 1;
-		}
+	if (o->preserve && nspans > 0 && preserve_save(d, spans, nspans, o->backup, err, sizeof err) < 0) {
+		char msg[sizeof err + 16];
+
+		snprintf(msg, sizeof msg, "--preserve: %s", err);
+		outputs_abandon(dst, o);
+		fail_with(1, msg);
 	}
 	outputs_begin(dst, o);
 	memset(&res, 0, sizeof res);
 	struct row_stream rs = { .f = dst->out, .rep = &rep };
 	measure(d, o, &res, &rep, o->json ? NULL : &rs);
+	/* the data goes back first: the report then says whether it did */
+	struct restore_report restored = { .restored = true, .device = o->device };
+	if (o->preserve && preserve_active()) {
+		if (preserve_restore(err, sizeof err) < 0) {
+			warnx_fb("--preserve: %s", err);
+			restored = (struct restore_report){ .device = o->device, .error = err,
+							    .kept_file = preserve_kept_file() };
+			status = 1;
+		} else if (o->verbose && o->backup && preserve_backup_removed() &&
+			   !safety_exit_status_for_signal()) {
+			warnx_fb("--backup=%s: restored and verified, so removed", o->backup);
+		}
+		preserve_account(d);
+		rep.restore = &restored;
+	}
 	dev_facts_fill(&facts, d);
 	report_verdict_compute(&rep, &verdict);
 	rep.verdict = &verdict;
@@ -485,18 +541,10 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 	const struct run_status *st = report_status(&rep);
 	if (st && st->nfailures)
 		status = 1;
-	bool restoring = o->preserve && preserve_active();
-	if (restoring && preserve_restore(err, sizeof err) < 0) {
-		warnx_fb("--preserve: %s", err);
-		status = 1;
-	} else if (restoring && safety_exit_status_for_signal()) {
+	if (o->preserve && restored.restored && rep.restore && safety_exit_status_for_signal())
 		/* interrupted: the one thing the user needs to hear is that the data is back */
 		warnx_fb("%s: interrupted; what the test overwrote is restored and verified%s",
 			 o->device, o->backup && preserve_backup_removed() ? " (backup removed)" : "");
-	} else if (o->verbose && o->backup && preserve_backup_removed()) {
-		warnx_fb("--backup=%s: restored and verified, so removed",
-			o->backup);
-	}
 	free_results(&res);
 	int sig = safety_exit_status_for_signal();
 	return sig ? sig : status;
@@ -508,7 +556,7 @@ static int run_capacity(struct dev *d, const struct options *o, struct outputs *
 	char err[4096] = "";
 
 	outputs_begin(dst, o);
-	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, &r, err, sizeof err);
+	int rc = capacity_run(d, o->backup, o->verbose ? stderr : NULL, 0, &r, err, sizeof err);
 	int status = capacity_exit_status(&r);
 
 	if (rc < 0 && !r.interrupted && r.restored && err[0])
@@ -622,6 +670,7 @@ int run_device(struct options *o)
 	}
 
 	struct outputs dst = { 0 };
+	safety_signals_idle(true);	/* nothing done yet: a signal ends the run at once */
 	dst.out = open_output(o->out, &dst.created_out);
 	dst.plot = o->plot ? open_output(o->plot, &dst.created_plot) : NULL;
 	int status;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "lib/json.h"
+#include "lib/traffic.h"
 #include "results/results.h"
 
 struct identity;
@@ -36,6 +37,7 @@ struct report {
 	const struct program_result *program;
 	const struct discard_result *discard;
 	const struct report_verdict *verdict;	/* NULL: none computed */
+	const struct restore_report *restore;	/* --preserve: how the data went back; NULL: none */
 };
 
 /* The status of whichever result the report holds; NULL if none. */
@@ -93,6 +95,16 @@ void json_interval(struct jw *w, const char *key, const struct interval_result *
 void json_program(struct jw *w, const char *key, const struct program_result *r);
 void json_discard(struct jw *w, const char *key, const struct discard_result *r);
 void json_status(struct jw *w, const struct run_status *st);
+
+/* Bytes moved by purpose (report/report_traffic.c): all of them, read or written. */
+uint64_t traffic_total(const struct io_traffic *t, bool written);
+/* "22.6MiB labels, 22.6MiB restoring": the purposes that moved bytes, each named what[p]. */
+const char *text_traffic(char *buf, size_t n, const struct io_traffic *t, bool written,
+			 const char *const what[IO_PURPOSES]);
+/* {"measure": {"read_bytes", "written_bytes"}, "save": ..., "restore": ..., "verify": ...} */
+void json_traffic(struct jw *w, const char *key, const struct io_traffic *t);
+/* How the user's data went back: restored, or the error, the file --restore takes, its command. */
+void json_restore(struct jw *w, const char *key, const struct restore_report *r);
 /* Verdicts of the analysis, as --auto, --analyze and single tests report them */
 struct size_estimate;
 struct count_estimate;

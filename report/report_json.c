@@ -218,6 +218,8 @@ void json_program(struct jw *w, const char *key, const struct program_result *r)
 
 static const char *state_name(const struct run_status *st)
 {
+	if (st->failed_because)
+		return "failed";
 	if (st->interrupted)
 		return "interrupted";
 	if (st->nfailures)
@@ -230,7 +232,11 @@ void json_status(struct jw *w, const struct run_status *st)
 {
 	jw_object_begin(w, "status");
 	jw_string(w, "state", state_name(st));
-	if (st->nfailures > 0) {
+	if (st->failed_because) {
+		jw_object_begin(w, "error");
+		jw_string(w, "message", st->failed_because);
+		jw_object_end(w);
+	} else if (st->nfailures > 0) {
 		const struct vm_failure *f = &st->first_failure;
 		char msg[256];
 
@@ -342,12 +348,13 @@ void json_report(FILE *f, const struct report *rep)
 		json_discard(&w, "discard", rep->discard);
 	if (st && !st->partial)
 		json_verdict(&w, rep);
-	if (st) {
-		json_status(&w, st);
-	} else {
-		struct run_status none = {0};
-		json_status(&w, &none);
+	struct run_status end = st ? *st : (struct run_status){ 0 };
+	if (rep->restore) {
+		json_restore(&w, "preserve", rep->restore);
+		if (!rep->restore->restored)
+			end.failed_because = rep->restore->error;
 	}
+	json_status(&w, &end);
 	jw_object_end(&w);
 	jw_finish(&w);
 	fflush(f);

@@ -106,6 +106,14 @@ struct params {
 };
 
 /* Outcome of a measurement run, shared by every result. */
+/* --preserve (and --capacity): how putting the user's data back went. */
+struct restore_report {
+	bool restored;		/* written back and verified */
+	const char *device;
+	const char *error;	/* why not, when not */
+	const char *kept_file;	/* the file --restore takes (the --backup, or a rescue file); NULL: none */
+};
+
 struct run_status {
 	bool partial;		/* stopped by an interrupt or an error, or an I/O failed */
 	bool interrupted;
@@ -114,6 +122,8 @@ struct run_status {
 	struct vm_failure first_failure;
 	uint64_t bytes_written;
 	int64_t device_ns;	/* total time spent in timed I/O */
+	const char *failed_because;	/* a failure that is no failed I/O of the test (the user's
+					   data not saved or not restored); NULL: none */
 };
 
 /* -a */

@@ -2,10 +2,12 @@
 #include "safety/backup.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dev.h"	/* fd_transfer() */
 
@@ -51,20 +53,58 @@ int backup_format_header(char *buf, size_t n, const struct backup_header *h)
 	return l < n ? (int)l : -1;
 }
 
+/* Where the header's checksum part starts: after the first line. */
+static const char *after_first_line(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+
+	return nl ? nl + 1 : text + strlen(text);
+}
+
+uint64_t backup_header_sum(const char *text)
+{
+	const char *from = after_first_line(text), *to = strstr(from, "checksum ");
+
+	while (to && to != from && to[-1] != '\n')
+		to = strstr(to + 1, "checksum ");
+	return checksum_update(CHECKSUM_INIT, from, to ? (size_t)(to - from) : strlen(from));
+}
+
+static int parse_magic(const char *line, struct backup_header *h)
+{
+	if (strcmp(line, BACKUP_MAGIC) == 0)
+		h->version = 2;
+	else if (strcmp(line, BACKUP_RESTORED) == 0)
+		h->version = 2, h->restored = true;
+	else if (strcmp(line, BACKUP_MAGIC_V1) == 0)
+		h->version = 1;
+	else
+		return -1;
+	return 0;
+}
+
 int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
 {
 	char line[PATH_MAX + 64];
 	int lineno = 0, seen = 0;
-	bool ended = false;
+	bool ended = false, summed = false;
+	uint64_t sum = CHECKSUM_INIT;
 
 	while (!ended && fgets(line, sizeof line, f)) {
+		size_t raw = strlen(line);
+		if (lineno > 0 && strncmp(line, "checksum ", 9) == 0)
+			summed = true;
+		if (lineno > 0 && !summed)
+			sum = checksum_update(sum, line, raw);
+		if (raw && line[raw - 1] != '\n' && !feof(f))
+			return *bad_line = lineno + 1, -1;	/* longer than any line we write */
 		lineno++;
 		*bad_line = lineno;
 		line[strcspn(line, "\n")] = '\0';
 		unsigned long long a, b;
 		int k;
 		if (lineno == 1) {
-			if (strcmp(line, BACKUP_MAGIC) != 0)
+			if (parse_magic(line, h) < 0)
 				return -1;
 		} else if (strncmp(line, "device ", 7) == 0) {
 			copy_str(h->device, sizeof h->device, line + 7);
@@ -89,13 +129,14 @@ int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
 			h->nspans++;
 		} else if (sscanf(line, "checksum fnv1a64 %llx%n", &a, &k) == 1 && !line[k]) {
 			h->checksum = a;
-		} else if (strcmp(line, "end") == 0) {
+		} else if (strcmp(line, "end") == 0 && summed) {
 			ended = true;
 		} else {
 			return -1;
 		}
 	}
 	*bad_line = lineno + 1;
+	h->header_sum = sum;
 	return ended && h->spans && h->nspans == seen && h->size && h->lbs && h->data_offset ? 0
 											     : -1;
 }
@@ -103,7 +144,7 @@ int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
 /* Reads all span data once: a truncated or altered backup is refused before any write. */
 int backup_verify_data(int fd, const struct backup_header *h, void *buf)
 {
-	uint64_t sum = CHECKSUM_INIT, at = h->data_offset;
+	uint64_t sum = h->version >= 2 ? h->header_sum : CHECKSUM_INIT, at = h->data_offset;
 
 	for (int i = 0; i < h->nspans; i++) {
 		for (uint64_t pos = 0; pos < h->spans[i].len; pos += BACKUP_CHUNK) {
@@ -119,27 +160,68 @@ int backup_verify_data(int fd, const struct backup_header *h, void *buf)
 	return sum == h->checksum ? 0 : EBADMSG;
 }
 
-bool backup_restorable(const char *file, char *device, size_t n)
+/* The first line of file says it is still being written. */
+static bool being_written(FILE *f)
+{
+	char line[64];
+
+	rewind(f);
+	return fgets(line, sizeof line, f) && strcmp(line, BACKUP_PARTIAL "\n") == 0;
+}
+
+enum backup_state backup_examine(const char *file, char *device, size_t n)
 {
 	struct stat st;
+	enum backup_state state = BACKUP_BAD;
 
+	device[0] = '\0';
 	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;	/* a FIFO or a tty could block the read */
+		return BACKUP_BAD;	/* a FIFO or a tty could block the read */
 	struct backup_header *h = calloc(1, sizeof *h);
 	FILE *f = fopen(file, "re");
 	void *buf = malloc(BACKUP_CHUNK);
 	int bad_line;
-	bool ok = h && f && buf && backup_parse_header(f, h, &bad_line) == 0 &&
-		  backup_verify_data(fileno(f), h, buf) == 0;
 
-	if (ok)
+	if (h && f && buf && backup_parse_header(f, h, &bad_line) == 0) {
 		copy_str(device, n, h->device);
+		if (backup_verify_data(fileno(f), h, buf) == 0)
+			state = h->version < 2 ? BACKUP_OLD
+				: h->restored ? BACKUP_WAS_RESTORED : BACKUP_GOOD;
+	} else if (f && being_written(f)) {
+		state = BACKUP_BEING_WRITTEN;
+	}
 	if (f)
 		fclose(f);
 	if (h)
 		free(h->spans);
 	free(h);
 	free(buf);
-	return ok;
+	return state;
 }
 
+int backup_mark_restored(int fd)
+{
+	static const char mark[] = BACKUP_RESTORED;
+	int e = -fd_transfer(fd, (void *)mark, sizeof mark - 1, 0, true);
+
+	_Static_assert(sizeof BACKUP_RESTORED == sizeof BACKUP_MAGIC, "marked in place");
+	if (!e && fsync(fd) < 0)
+		e = errno;
+	return -e;
+}
+
+int backup_retire(const char *file, int fd)
+{
+	int own = -1, r, why;
+
+	if (unlink(file) == 0)
+		return 1;
+	why = errno;
+	if (fd < 0)
+		fd = own = open(file, O_WRONLY | O_CLOEXEC);
+	r = fd >= 0 && backup_mark_restored(fd) == 0 ? 0 : -1;
+	if (own >= 0)
+		close(own);
+	errno = why;	/* why it is not removed */
+	return r;
+}

@@ -34,10 +34,15 @@ static struct preserved {
 } pv = { .fd = -1, .backup_fd = -1 };
 
 static volatile sig_atomic_t pv_armed;
+static volatile sig_atomic_t saving;		/* the --backup file is being written */
 static volatile sig_atomic_t restoring;		/* preserve_restore() is writing back */
 static volatile sig_atomic_t exit_after_restore;	/* a signal came meanwhile: its number */
 static bool backup_removed;
+static uint64_t restored_bytes, verified_bytes;	/* device I/O not yet given to dev_count() */
+static char kept_file[PATH_MAX];	/* after a failed restore: what --restore takes */
 static struct sigaction pv_old_sigpipe;	/* SIGPIPE is ignored while data is at stake */
+
+static bool preserve_fatal_signal(int sig);
 
 bool preserve_active(void)
 {
@@ -66,12 +71,22 @@ static uint64_t backup_data_pos(int span, uint64_t pos)
 	return at + pos;
 }
 
+/* The device's bytes at off read into pv.check: whether they are src's. */
+static bool device_holds(const char *src, size_t c, uint64_t off, int *e)
+{
+	*e = full_io(pv.fd, pv.check, c, off, false);
+	if (*e)
+		return false;
+	verified_bytes += c;
+	return memcmp(src, pv.check, c) == 0;
+}
+
 /* One chunk of span i back to the device, read back and compared: 0 or -1 with f set. */
 static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *f)
 {
 	uint64_t off = pv.meta.spans[i].off + pos;
 	const char *src;
-	int e;
+	int e, read_e;
 
 	if (pv.backup_fd >= 0) {
 		e = full_io(pv.backup_fd, pv.chunk, c, backup_data_pos(i, pos), false);
@@ -85,14 +100,16 @@ static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *
 	}
 	e = full_io(pv.fd, (void *)src, c, off, true);
 	if (!e)
-		e = full_io(pv.fd, pv.check, c, off, false);
-	if (e || memcmp(src, pv.check, c) != 0) {
-		*f = (struct restore_failure){ off, c, e, false };
-		return -1;
-	}
-	return 0;
+		restored_bytes += c;
+	/*
+	 * A write that failed may have had nothing to do: a sparse image on a
+	 * full disk cannot allocate the hole the test never managed to fill.
+	 */
+	if (device_holds(src, c, off, &read_e))
+		return 0;
+	*f = (struct restore_failure){ off, c, e ? e : read_e, false };
+	return -1;
 }
-
 
 /*
  * Writes every span back and reads it back to compare; past a failure it
@@ -172,11 +189,13 @@ static void describe_restore_failure(const struct restore_failure *f, char *err,
 
 /*
  * After a verified restore the backup file has done its job; left behind it
- * would make the same command fail next time (O_EXCL). Async-signal-safe.
+ * would be offered again, and restoring it later would roll back whatever
+ * was written since: removed, or where that fails marked restored.
+ * Async-signal-safe.
  */
 static void remove_backup(void)
 {
-	if (pv.backup_fd >= 0 && pv.backup_path[0] && unlink(pv.backup_path) == 0)
+	if (pv.backup_fd >= 0 && pv.backup_path[0] && backup_retire(pv.backup_path, pv.backup_fd) > 0)
 		backup_removed = true;
 }
 
@@ -185,11 +204,24 @@ bool preserve_backup_removed(void)
 	return backup_removed;
 }
 
+const char *preserve_kept_file(void)
+{
+	return kept_file[0] ? kept_file : NULL;
+}
+
+void preserve_account(struct dev *d)
+{
+	dev_count(d, IO_RESTORE, 0, restored_bytes);
+	dev_count(d, IO_VERIFY, verified_bytes, 0);
+	restored_bytes = verified_bytes = 0;
+}
+
 static void release_preserved(void)
 {
 	if (pv_armed)
 		sigaction(SIGPIPE, &pv_old_sigpipe, NULL);
 	pv_armed = 0;
+	saving = 0;
 	if (pv.fd >= 0)
 		close(pv.fd);
 	if (pv.backup_fd >= 0)
@@ -248,7 +280,7 @@ static int write_backup(struct dev *d, int fd, const char *path, char *err, size
 {
 	size_t hcap = 4096 + PATH_MAX + sizeof pv.meta.identity + (size_t)pv.meta.nspans * 48;
 	char *header = malloc(hcap);
-	uint64_t sum = CHECKSUM_INIT, at;
+	uint64_t sum, at;
 	int hlen, e;
 
 	if (!header) {
@@ -264,6 +296,13 @@ static int write_backup(struct dev *d, int fd, const char *path, char *err, size
 	}
 	pv.meta.data_offset = ((uint64_t)hlen + 64 + 4095) / 4096 * 4096;	/* room for the digits */
 	at = pv.meta.data_offset;
+	/* until the header is complete, the file says it is not a backup yet */
+	e = full_io(fd, BACKUP_PARTIAL "\n", sizeof BACKUP_PARTIAL, 0, true);
+	if (e)
+		goto write_failed;
+	hlen = backup_format_header(header, hcap, &pv.meta);	/* with its data_offset */
+	pv.meta.header_sum = sum = backup_header_sum(header);
+	pv.meta.version = 2;
 	for (int i = 0; i < pv.meta.nspans; i++) {
 		for (uint64_t pos = 0; pos < pv.meta.spans[i].len; pos += CHUNK) {
 			uint64_t left = pv.meta.spans[i].len - pos;
@@ -318,6 +357,7 @@ static void rescue_to_file(char *err, size_t n)
 	} else {
 		appendf(err, n, "; the saved data is in %s: flashbench --restore %s %s",
 			 path, path, pv.meta.device);
+		snprintf(kept_file, sizeof kept_file, "%s", path);
 	}
 	close(fd);
 }
@@ -329,13 +369,15 @@ int preserve_restore(char *err, size_t n)
 
 	if (!pv_armed)
 		return 0;
-	/* a signal meanwhile lets this one attempt finish, then exits (on_stop_signal) */
+	/* a signal meanwhile lets this one attempt finish, then exits (preserve_fatal_signal) */
 	restoring = 1;
+	kept_file[0] = '\0';
 	if (restore_spans(&f) < 0) {
 		describe_restore_failure(&f, err, n);
 		if (pv.backup_fd >= 0 && !f.backup) {	/* the backup checked out: --restore takes it */
 			appendf(err, n, "; the backup stays in %s: flashbench --restore %s %s",
 				 pv.backup_path, pv.backup_path, pv.meta.device);
+			snprintf(kept_file, sizeof kept_file, "%s", pv.backup_path);
 		} else if (pv.data) {
 			rescue_to_file(err, n);
 		}
@@ -365,10 +407,27 @@ static void restore_at_exit(void)
 		warnx_fb("%s", err);
 }
 
+/*
+ * A device that keeps no data (a sim: card) has nothing to save, but what
+ * does not read could not be saved from a card: it fails the same way.
+ */
+static int check_readable(struct dev *d, char *err, size_t n)
+{
+	for (int i = 0; i < pv.meta.nspans; i++) {
+		for (uint64_t pos = 0; pos < pv.meta.spans[i].len; pos += CHUNK) {
+			uint64_t left = pv.meta.spans[i].len - pos;
+			const void *data;
+			if (span_data(d, i, pos, left < CHUNK ? (size_t)left : CHUNK, &data, err, n) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int save_to_memory(struct dev *d, char *err, size_t n)
 {
 	if (!dev_stores_data(d))
-		return 0;	/* nothing to keep */
+		return check_readable(d, err, n);	/* nothing to keep */
 	pv.data = calloc((size_t)pv.meta.nspans, sizeof *pv.data);
 	if (!pv.data && pv.meta.nspans) {
 		snprintf(err, n, "out of memory");
@@ -414,14 +473,51 @@ static void explain_backup_open(const char *path, int e, char *err, size_t n)
 {
 	char from[PATH_MAX];
 
-	if (e != EEXIST)
+	if (e != EEXIST) {
 		snprintf(err, n, "--backup=%s: %s", path, strerror(e));
-	else if (backup_restorable(path, from, sizeof from))
+		return;
+	}
+	switch (backup_examine(path, from, sizeof from)) {
+	case BACKUP_GOOD:
 		snprintf(err, n, "--backup=%s: exists, a backup of %s from an earlier run: put it "
 			 "back with flashbench --restore %s %s, or remove it", path, from, path, from);
-	else
+		break;
+	case BACKUP_WAS_RESTORED:
+		snprintf(err, n, "--backup=%s: exists, a backup of %s that was restored already "
+			 "(restoring it again would undo everything written since): remove it, or "
+			 "choose another name", path, from);
+		break;
+	case BACKUP_OLD:
+		snprintf(err, n, "--backup=%s: exists, a backup of %s by an older flashbench, whose "
+			 "checksum does not cover its span table: check it, then flashbench --restore "
+			 "--force %s %s, or remove it", path, from, path, from);
+		break;
+	default:
 		snprintf(err, n, "--backup=%s: exists, and is no backup --restore would take: "
 			 "choose another name", path);
+		break;
+	}
+}
+
+/*
+ * Creates the --backup file. One left by a run that was killed while
+ * saving (before it wrote anything to the device) holds nothing anybody
+ * needs: it goes, and the user is told.
+ */
+static int create_backup(const char *path, char *err, size_t n)
+{
+	char from[PATH_MAX];
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0 && errno == EEXIST &&
+	    backup_examine(path, from, sizeof from) == BACKUP_BEING_WRITTEN && unlink(path) == 0) {
+		warnx_fb("--backup=%s: removed the partial backup a stopped run left (it had "
+			 "written nothing to the device)", path);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		explain_backup_open(path, errno, err, n);
+	return fd;
 }
 
 int preserve_save(struct dev *d, const struct span *spans, int nspans, const char *backup_path,
@@ -434,6 +530,8 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		snprintf(err, n, "already holding saved data");
 		return -1;
 	}
+	safety_on_fatal_signal(preserve_fatal_signal);
+	kept_file[0] = '\0';
 	if (nspans < 0 || check_spans(d, spans, nspans, &total, err, n) < 0)
 		return -1;
 	if (!backup_path && total > PRESERVE_MEMORY_MAX) {
@@ -460,13 +558,14 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 	}
 	if (backup_path) {
 		snprintf(pv.backup_path, sizeof pv.backup_path, "%s", backup_path);
-		pv.backup_fd = open(backup_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (pv.backup_fd < 0) {
-			explain_backup_open(backup_path, errno, err, n);
+		pv.backup_fd = create_backup(backup_path, err, n);
+		if (pv.backup_fd < 0)
 			goto fail;
-		}
+		saving = 1;
 		if (write_backup(d, pv.backup_fd, backup_path, err, n) < 0) {
-			unlink(backup_path);
+			if (unlink(backup_path) == 0)
+				appendf(err, n, " (the partial backup is removed; nothing was written "
+					"to %s)", d->path);
 			goto fail;
 		}
 	} else if (save_to_memory(d, err, n) < 0) {
@@ -479,6 +578,7 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 	sigaction(SIGPIPE, &ignore, &pv_old_sigpipe);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* everything above before the flag */
 	pv_armed = 1;
+	saving = 0;
 	return 0;
 fail:
 	release_preserved();
@@ -515,7 +615,21 @@ static void restore_and_say(void)
 	}
 }
 
-void preserve_on_signal(int sig)
+/* Stopped while the --backup file was being written: nothing written to the device yet. */
+static void remove_partial_backup(void)
+{
+	saving = 0;
+	if (unlink(pv.backup_path) != 0)
+		return;
+	signal_say("flashbench: removed the partial backup ");
+	signal_say(pv.backup_path);
+	signal_say(": nothing was written to ");
+	signal_say(pv.meta.device);
+	signal_say("\n");
+}
+
+/* Registered with safety/signals.c: a second stop signal, or a program error. */
+static bool preserve_fatal_signal(int sig)
 {
 	static volatile sig_atomic_t in_handler_restore, told_still_restoring;
 
@@ -524,18 +638,20 @@ void preserve_on_signal(int sig)
 		if (!told_still_restoring)
 			signal_say("flashbench: still restoring the preserved data; exiting when it is done\n");
 		told_still_restoring = 1;
-		return;
+		return false;
 	}
 	if (restoring) {	/* the one restore attempt is already under way */
 		exit_after_restore = sig;
 		signal_say("flashbench: exiting once the restore under way is done\n");
-		return;
+		return false;
 	}
 	if (pv_armed) {
 		in_handler_restore = 1;
 		restore_and_say();
+	} else if (saving) {
+		remove_partial_backup();
 	}
-	_exit(128 + sig);
+	return true;
 }
 
 int preserve_write_back(const char *device, int dev_fd, const char *backup_path, int backup_fd,
@@ -551,6 +667,8 @@ int preserve_write_back(const char *device, int dev_fd, const char *backup_path,
 	h->spans = NULL;
 	pv.meta.data_offset = h->data_offset;
 	pv.meta.checksum = h->checksum;
+	pv.meta.header_sum = h->header_sum;
+	pv.meta.version = h->version;
 	pv.backup_fd = backup_fd;
 	pv.fd = dev_fd >= 0 ? fcntl(dev_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	pv.chunk = dev_alloc_buffer(CHUNK);

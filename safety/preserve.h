@@ -12,8 +12,10 @@
  * --preserve: save the spans (to memory, or to backup_path) before the
  * first overwrite. Returns 0, or -1 with a message in err, without an
  * option prefix (no I/O done to the spans then). preserve_restore() writes
- * everything back and verifies; it is also what a second signal calls, and
- * what exit() calls when the program ends without it. The device's
+ * everything back and verifies (a chunk whose write fails but that reads
+ * back as saved counts as restored); it is also what a second signal
+ * calls, and what exit() calls when the program ends without it. A
+ * verified restore removes the --backup file (or marks it restored). The device's
  * descriptor is dup()ed, so a restore works after dev_close() too.
  */
 int preserve_save(struct dev *d, const struct span *spans, int nspans, const char *backup_path,
@@ -22,14 +24,20 @@ int preserve_restore(char *err, size_t n);
 bool preserve_active(void);
 /* The last restore was verified and removed its --backup file. */
 bool preserve_backup_removed(void);
-
+/* After a failed restore: the file --restore takes (the --backup, or a rescue file); NULL: none. */
+const char *preserve_kept_file(void);
+/*
+ * Restores write and read through their own descriptor: this counts what
+ * they moved since the last call on d (IO_RESTORE, IO_VERIFY).
+ */
+void preserve_account(struct dev *d);
 
 /*
- * A second (or later) stop signal: one restore attempt of the preserved
- * data (or the one under way finishes), then exit. Async-signal-safe;
- * returns when the handler should just return.
+ * Signals: preserve_save() registers a handler with safety/signals.c, so a
+ * second stop signal makes one restore attempt of the preserved data (or
+ * lets the one under way finish), or removes a --backup file still being
+ * written, then exits.
  */
-void preserve_on_signal(int sig);
 
 /*
  * --restore: writes back the spans of the checked backup h (open on

@@ -81,7 +81,41 @@ static int open_restore_target(const char *device, struct dev *d)
 	return 0;
 }
 
-static int read_backup(const char *file, struct backup_header *h, int *fd)
+/* Before anything is written: the backup is one --restore may take (force: also old or used ones). */
+static int check_backup_kind(const char *file, const struct backup_header *h, bool force)
+{
+	if (h->restored && !force) {
+		warnx_fb("--restore: %s was restored already: restoring it again would undo everything "
+			 "written to %s since; not restoring (--force: restore anyway)", file, h->device);
+		return 2;
+	}
+	if (h->version < 2 && !force) {
+		warnx_fb("--restore: %s was written by an older flashbench, whose checksum does not "
+			 "cover the span table: a damaged header would go unnoticed; not restoring "
+			 "(--force: restore anyway)", file);
+		return 2;
+	}
+	return 0;
+}
+
+/* Not a backup: perhaps one a run left while saving, before it wrote anything. */
+static int not_a_backup(const char *file, int bad_line)
+{
+	char device[PATH_MAX];
+
+	if (backup_examine(file, device, sizeof device) == BACKUP_BEING_WRITTEN) {
+		bool gone = unlink(file) == 0;
+		warnx_fb("--restore: %s: a partial backup, left by a run stopped while it saved the "
+			 "data, before it wrote to the device: nothing to restore%s", file,
+			 gone ? "; removed it" : "");
+		return -1;
+	}
+	warnx_fb("--restore: %s: not a flashbench backup (line %d)", file, bad_line);
+	return 2;
+}
+
+/* 0: h and *fd hold a backup whose header and data check out; -1: nothing to restore. */
+static int read_backup(const char *file, struct backup_header *h, int *fd, bool force)
 {
 	struct stat st;
 	int bad_line = 0, e;
@@ -96,10 +130,8 @@ static int read_backup(const char *file, struct backup_header *h, int *fd)
 		return 2;
 	}
 	if (backup_parse_header(f, h, &bad_line) < 0) {
-		warnx_fb("--restore: %s: not a flashbench backup (line %d)",
-			file, bad_line);
 		fclose(f);
-		return 2;
+		return not_a_backup(file, bad_line);
 	}
 	*fd = dup(fileno(f));
 	fclose(f);
@@ -112,11 +144,27 @@ static int read_backup(const char *file, struct backup_header *h, int *fd)
 	free(buf);
 	if (e) {
 		warnx_fb("--restore: %s: %s", file,
-			e == EBADMSG ? "damaged (checksum or length mismatch); not restoring"
-				     : strerror(e));
+			e == EBADMSG ? "damaged (its header or data do not match the checksum); "
+				       "not restoring" : strerror(e));
 		return e == EBADMSG ? 2 : 1;
 	}
-	return 0;
+	return check_backup_kind(file, h, force);
+}
+
+/* Restored and verified: the backup is never offered again (restoring it later would undo what came since). */
+static void retire(const char *file)
+{
+	int r = backup_retire(file, -1);
+
+	if (r > 0)
+		warnx_fb("--restore: %s: restored and verified, so removed", file);
+	else if (r == 0)
+		warnx_fb("--restore: %s: restored and verified; could not remove it (%s), so marked "
+			 "it restored: --restore refuses it from now on", file, strerror(errno));
+	else
+		warnx_fb("--restore: %s: restored and verified, but could neither remove it nor "
+			 "mark it restored (%s): remove it yourself, restoring it again would undo "
+			 "everything written since", file, strerror(errno));
 }
 
 int restore_command(const char *backup_path, const char *device)
@@ -135,7 +183,11 @@ int restore_command_opts(const char *backup_path, const char *device, bool force
 		warnx_fb("--restore: out of memory");
 		return 1;
 	}
-	rc = read_backup(backup_path, h, &backup_fd);
+	rc = read_backup(backup_path, h, &backup_fd, force);
+	if (rc < 0) {	/* nothing to do */
+		rc = 0;
+		goto out;
+	}
 	if (!rc)
 		rc = open_restore_target(device, &d);
 	if (!rc)
@@ -156,6 +208,7 @@ int restore_command_opts(const char *backup_path, const char *device, bool force
 	} else {
 		printf("restored %" PRIu64 " bytes in %d span%s to %s, verified\n", total,
 		       h->nspans, h->nspans == 1 ? "" : "s", device);
+		retire(backup_path);
 	}
 out:
 	if (backup_fd >= 0)

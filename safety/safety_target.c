@@ -431,11 +431,14 @@ static int check_loop_backing(const struct safety_sources *src, const char *who,
 
 /*
  * A loop device target (or a partition of one) and another loop device in
- * use over the same file: writing the one corrupts the other.
+ * use over the same file: writing the one corrupts the other. Every loop
+ * device over the file is looked at here, each for its own use only: asking
+ * the others about their sharing would go round in circles.
  */
 static int check_shared_backing(const struct safety_sources *src, const char *name,
 				const struct family *fam, char *err, size_t n)
 {
+	static int sharing;	/* checking a loop device found sharing the target's file */
 	const struct member *disk = fam->have_parent ? &fam->parent : &fam->m[0];
 	char path[PATH_MAX + 32], back[PATH_MAX];
 	struct stat st;
@@ -454,7 +457,12 @@ static int check_shared_backing(const struct safety_sources *src, const char *na
 		return 0;
 	struct loop_match lm = { .file = &st, .shared = back, .self_major = disk->major,
 				 .self_minor = disk->minor };
-	return check_loop_backing(src, name, &lm, err, n);
+	if (sharing)
+		return 0;
+	sharing++;
+	int r = check_loop_backing(src, name, &lm, err, n);
+	sharing--;
+	return r;
 }
 
 static int check_use(const struct safety_sources *src, const char *name,
@@ -615,73 +623,3 @@ int safety_check_output(const char *what, const struct stat *out, const char *de
 	struct loop_match lm = { .file = out };
 	return check_loop_backing(&safety_system_sources, what, &lm, err, n);
 }
-
-/* Whether process pid has the block device rdev open; its command into comm. */
-static bool process_has_open(const char *pid, dev_t rdev, char *comm, size_t n)
-{
-	char dir[NAME_MAX + 16], path[2 * NAME_MAX + 32];
-	DIR *d;
-	struct dirent *e;
-	bool found = false;
-
-	snprintf(dir, sizeof dir, "/proc/%s/fd", pid);
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!found && (e = readdir(d))) {
-		struct stat st;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		found = stat(path, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == rdev;
-	}
-	closedir(d);
-	if (found) {
-		snprintf(path, sizeof path, "/proc/%s/comm", pid);
-		FILE *f = fopen(path, "re");
-		comm[0] = '\0';
-		if (f) {
-			if (fgets(comm, (int)n, f))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(f);
-		}
-	}
-	return found;
-}
-
-/* The first other process with the device open: its pid and command; false if none seen. */
-static bool find_opener(const char *path, char *who, size_t n)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	char comm[64];
-	bool found = false;
-
-	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) || !(d = opendir("/proc")))
-		return false;
-	while (!found && (e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == (int)getpid())
-			continue;
-		if (process_has_open(e->d_name, st.st_rdev, comm, sizeof comm)) {
-			snprintf(who, n, "process %s (%s)", e->d_name, comm[0] ? comm : "?");
-			found = true;
-		}
-	}
-	closedir(d);
-	return found;
-}
-
-void safety_explain_busy(const char *path, char *msg, size_t n)
-{
-	char who[NAME_MAX + 96];
-
-	if (safety_check_write_target(path, msg, n) < 0)
-		return;
-	if (find_opener(path, who, sizeof who))
-		snprintf(msg, n, "%s is busy: %s has it open exclusively" REFUSAL, path, who);
-	else
-		snprintf(msg, n, "%s is busy: something else has it open exclusively "
-			 "(a mount in another namespace, or another program)" REFUSAL, path);
-}
-

@@ -1,6 +1,7 @@
 /*
- * SIGINT/SIGTERM/SIGHUP: the first stops the run after the current I/O;
- * the next ones are safety/preserve.c's (restoring the user's data, then exit).
+ * Fatal signals: the first stop signal ends the run after the current I/O;
+ * a second one, or a program error, goes to the registered handler (the
+ * user's data is put back) before the process ends.
  */
 #include "safety/signals.h"
 
@@ -9,11 +10,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "safety/preserve.h"
 #include "lib/progress.h"
 #include "vm.h"
 
-static volatile sig_atomic_t first_signal;
+static volatile sig_atomic_t first_signal, idle;
+static safety_signal_fn fatal_fn;
+
+/* A signal sent on purpose, or a program error the handler cannot return from. */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+	SIGXCPU, SIGXFSZ, SIGPWR, SIGIO, SIGSTKFLT,
+};
+static const int error_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
 
 void signal_say(const char *s)
 {
@@ -21,37 +29,75 @@ void signal_say(const char *s)
 	(void)r;
 }
 
-static void on_stop_signal(int sig)
+void safety_on_fatal_signal(safety_signal_fn fn)
+{
+	fatal_fn = fn;
+}
+
+void safety_signals_idle(bool on)
+{
+	idle = on;
+}
+
+static bool is_error_signal(int sig)
+{
+	for (size_t i = 0; i < sizeof error_signals / sizeof error_signals[0]; i++)
+		if (error_signals[i] == sig)
+			return true;
+	return false;
+}
+
+/* The signal's own default action: a core dump for a program error. */
+static void die_by(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void on_fatal_signal(int sig)
 {
 	int saved_errno = errno;	/* the interrupted code may be about to read it */
 
-	if (!first_signal) {
+	if (is_error_signal(sig)) {
+		if (fatal_fn)
+			fatal_fn(sig);
+		die_by(sig);
+	}
+	if (!first_signal && !idle) {
 		first_signal = sig;
 		vm_stop_requested = 1;
 		progress_clear();
 		signal_say("flashbench: stopping after the current I/O (again to abort at once)\n");
-	} else {
-		preserve_on_signal(sig);
+	} else if (!fatal_fn || fatal_fn(sig)) {
+		_exit(128 + sig);
 	}
 	errno = saved_errno;
 }
 
 void safety_install_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
+	sa.sa_handler = on_fatal_signal;
 	/* not blocked in the handler: a third signal during its restore gets an answer */
 	sa.sa_flags = SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	for (size_t i = 0; i < sizeof error_signals / sizeof error_signals[0]; i++)
+		sigaction(error_signals[i], &sa, NULL);
 }
 
 int safety_exit_status_for_signal(void)
 {
 	return first_signal ? 128 + first_signal : 0;
 }
-

@@ -100,6 +100,19 @@ wait_for_writes() {
 	done
 }
 
+# backup_of_killed_run LOOP FILE [OPTIONS]: -O --preserve --backup=FILE -b 4K
+# [OPTIONS] on LOOP, killed (SIGKILL) mid-test; FILE is the complete backup it left
+backup_of_killed_run() {
+	local loop=$1 file=$2 pid; shift 2
+	"$FB" -O --preserve --backup="$file" -b 4K "$@" "$loop" >/dev/null 2>"$T/.killed.err" &
+	pid=$!
+	wait_for_writes "$loop" "$pid"
+	sleep 0.2
+	kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/.killed.err")"
+	{ wait "$pid"; } 2>/dev/null
+	grep -aqx end "$file" || fail "no complete backup in $file: $(cat "$T/.killed.err")"
+}
+
 # align_count_for DEV MS: an -a --count that makes -a on DEV run about MS ms here
 align_count_for() {
 	local t0 ms

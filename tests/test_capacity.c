@@ -86,7 +86,7 @@ static void check_card(uint64_t size, uint64_t real)
 
 	c->real = real;
 	dev_attach(&d, "test-card", &card_ops, c, size, SECTOR, true);
-	CHECK_EQ(capacity_run(&d, NULL, NULL, &r, err, sizeof err), 0);
+	CHECK_EQ(capacity_run(&d, NULL, NULL, 0, &r, err, sizeof err), 0);
 	if (real >= size) {
 		CHECK_EQ(r.verdict, CAP_GENUINE);
 	} else {

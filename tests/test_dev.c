@@ -101,9 +101,16 @@ static void test_requests_reach_the_backend(void)
 	check_call(&r, 3, 'c', 512, 512);
 	check_call(&r, 4, 'C', 1024, 1024);
 	check_call(&r, 5, 'x', 0, 0);
-	/* timed I/O is counted, untimed copies (--preserve) are not */
-	CHECK_EQ(d.bytes_read, 1024u);
-	CHECK_EQ(d.bytes_written, 512u);
+	/* every byte is counted, untimed copies (--preserve) too, each by its purpose */
+	CHECK_EQ(d.bytes_read, 1024u + 512u);
+	CHECK_EQ(d.bytes_written, 512u + 1024u);
+	CHECK_EQ(d.traffic.read[IO_MEASURE], 1024u);
+	CHECK_EQ(d.traffic.written[IO_MEASURE], 512u);
+	CHECK_EQ(d.traffic.read[IO_SAVE], 512u);
+	CHECK_EQ(d.traffic.written[IO_RESTORE], 1024u);
+	dev_count(&d, IO_VERIFY, 4096, 0);
+	CHECK_EQ(d.traffic.read[IO_VERIFY], 4096u);
+	CHECK_EQ(d.bytes_read, 1024u + 512u + 4096u);
 	CHECK_EQ(d.bytes_discarded, 4096u);
 	CHECK_EQ(d.device_ns, 3 * 1234);
 }

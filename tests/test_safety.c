@@ -330,10 +330,21 @@ static void test_preserve_in_memory(void)
 	CHECK(preserve_save(&d, test_spans, NSPANS, NULL, err, sizeof err) == -1);
 	scribble(&d, test_spans, NSPANS);
 	CHECK(!same_file(img, orig));
+	struct dev before = d;
 	CHECK_EQ(preserve_restore(err, sizeof err), 0);
 	CHECK(!preserve_active());
 	CHECK(same_file(img, orig));
 	CHECK_EQ(preserve_restore(err, sizeof err), 0);	/* nothing left: a no-op */
+	/* every byte counted, by purpose: saved, written back, read back */
+	uint64_t spanned = 0;
+	for (int i = 0; i < NSPANS; i++)
+		spanned += test_spans[i].len;
+	CHECK_EQ(d.traffic.read[IO_SAVE], spanned);
+	preserve_account(&d);
+	CHECK_EQ(d.traffic.written[IO_RESTORE] - before.traffic.written[IO_RESTORE], spanned);
+	CHECK_EQ(d.traffic.read[IO_VERIFY] - before.traffic.read[IO_VERIFY], spanned);
+	CHECK_EQ(d.bytes_written - before.bytes_written, spanned);
+	CHECK_EQ(d.bytes_read - before.bytes_read, spanned);
 
 	struct span outside = { IMG_SIZE - 512, 1024 }, odd = { 100, 512 };
 	CHECK(preserve_save(&d, &outside, 1, NULL, err, sizeof err) == -1);
@@ -376,7 +387,7 @@ static void test_preserve_to_backup_file(void)
 	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), 0);
 	size_t len;
 	unsigned char *b = slurp(bk, &len);
-	CHECK(b && len > 4096 && memcmp(b, "flashbench-backup 1\ndevice ", 27) == 0);
+	CHECK(b && len > 4096 && memcmp(b, "flashbench-backup 2\ndevice ", 27) == 0);
 	CHECK(b && strstr((char *)b, "\nspan 1048576 1048576\nspan 3145728 65536\nspan 4096 512\n"));
 	CHECK(b && strstr((char *)b, "\nsize 4194304\n"));
 	free(b);
@@ -397,12 +408,14 @@ static void test_preserve_to_backup_file(void)
 	CHECK(strstr(err, "put it back with flashbench --restore ") != NULL);
 	CHECK(!preserve_active());
 
-	/* the process "died": --restore finishes the job */
+	/* the process "died": --restore finishes the job, and the backup goes */
 	scribble(&d, test_spans, NSPANS);
 	dev_close(&d);
 	CHECK(!same_file(img, orig));
 	CHECK_EQ(quietly(restore_command, bk, img), 0);
 	CHECK(same_file(img, orig));
+	CHECK(access(bk, F_OK) < 0 && errno == ENOENT);
+	copy_file(kept, bk);
 
 	/* refused: other size, damaged backup, not a backup; nothing written */
 	snprintf(smaller, sizeof smaller, "%s/small.img", root);
@@ -757,6 +770,75 @@ static void test_backup_header_round_trip(void)
 	unlink(path);
 }
 
+static int restore_forced(const char *backup, const char *device)
+{
+	return restore_command_opts(backup, device, true);
+}
+
+/* A backup marked restored, or of format 1, goes back only with --force; a partial one never. */
+static void test_restored_and_old_backups_need_force(void)
+{
+	char *img = fixture("mark.img"), *orig = fixture("mark.orig"), *bk = fixture("mark.backup");
+	char err[8192], copy[PATH_MAX * 2];
+	struct dev d;
+
+	fill_image(img, 6);
+	copy_file(img, orig);
+	if (dev_open(&d, img, DEV_WRITE, err, sizeof err) < 0)
+		return;
+	CHECK_EQ(preserve_save(&d, test_spans, NSPANS, bk, err, sizeof err), 0);
+	snprintf(copy, sizeof copy, "%s/mark.copy", root);
+	copy_file(bk, copy);
+	scribble(&d, test_spans, NSPANS);
+	CHECK_EQ(preserve_restore(err, sizeof err), 0);
+	dev_close(&d);
+
+	int fd = open(copy, O_RDWR);
+	CHECK_EQ(backup_mark_restored(fd), 0);
+	close(fd);
+	char from[PATH_MAX];
+	CHECK_EQ(backup_examine(copy, from, sizeof from), BACKUP_WAS_RESTORED);
+	CHECK_STR(from, img);
+	CHECK_EQ(quietly(restore_command, copy, img), 2);
+	CHECK(access(copy, F_OK) == 0);	/* refused: left as it was */
+	CHECK_EQ(quietly(restore_forced, copy, img), 0);
+	CHECK(same_file(img, orig));
+
+	/* format 1: the checksum leaves the header out */
+	FILE *f = fopen(copy, "w");
+	fputs(BACKUP_MAGIC_V1 "\ndevice /x\nsize 512\nlbs 512\ndata-offset 4096\nspans 1\n"
+	      "span 0 512\nchecksum fnv1a64 0\nend\n", f);
+	fclose(f);
+	CHECK_EQ(backup_examine(copy, from, sizeof from), BACKUP_BAD);	/* its data is missing */
+	f = fopen(copy, "w");
+	fputs(BACKUP_PARTIAL "\n", f);
+	fclose(f);
+	CHECK_EQ(backup_examine(copy, from, sizeof from), BACKUP_BEING_WRITTEN);
+	CHECK_EQ(quietly(restore_command, copy, img), 0);	/* nothing to restore; removed */
+	CHECK(access(copy, F_OK) < 0);
+}
+
+/* Every catchable signal whose default ends the process is answered. */
+static void test_every_fatal_signal_is_caught(void)
+{
+	static const int fatal[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+				     SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGIO, SIGSTKFLT,
+				     SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
+	struct sigaction old[sizeof fatal / sizeof fatal[0]], now;
+
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		sigaction(fatal[i], NULL, &old[i]);
+	safety_install_signals();
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		sigaction(fatal[i], NULL, &now);
+		CHECK(now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN);
+	}
+	sigaction(SIGRTMIN + 1, NULL, &now);
+	CHECK(now.sa_handler != SIG_DFL);
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		sigaction(fatal[i], &old[i], NULL);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -780,6 +862,8 @@ int main(void)
 	test_failed_restore_keeps_a_rescue_file();
 	test_spans_cover_writes();
 	test_backup_header_round_trip();
+	test_restored_and_old_backups_need_force();
+	test_every_fatal_signal_is_caught();
 	remove_tree();
 	return unit_summary();
 }

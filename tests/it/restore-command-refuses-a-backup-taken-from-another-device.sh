@@ -27,6 +27,7 @@ wait_for_writes "$a" "$pid"
 kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
 { wait "$pid"; } 2>/dev/null
 grep -aqx end "$T/saved" || fail "no complete backup in $T/saved: $(cat "$T/err")"
+cp "$T/saved" "$T/saved.copy"	# a verified restore removes the backup
 
 run "$FB" --restore "$T/saved" "$b"
 expect_rc 2
@@ -54,7 +55,7 @@ cmp -s <(tail -c 8M "$T/a.span") <(tail -c 8M "$T/b.img") || fail "--force did n
 [ "$(head -c 8M "$T/b.img" | sha256sum)" = "$b_head" ] || fail "--force wrote outside the span"
 
 # and where it came from, it goes back without --force
-run "$FB" --restore "$T/saved" "$a"
+run "$FB" --restore "$T/saved.copy" "$a"
 expect_rc 0
 [ "$(sha256sum < "$T/a.img")" = "$a_before" ] || fail "$a differs from before after --restore"
 exit 0

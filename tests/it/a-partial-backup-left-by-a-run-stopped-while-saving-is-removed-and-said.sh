@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A run stopped while it writes its --backup, before its first write to the
+# device, leaves nothing anybody needs: Ctrl-C (twice), or SIGXFSZ (a file
+# size limit), removes the partial backup and says so; after SIGKILL the
+# next run with the same --backup removes it, says so, and runs. The device
+# is never touched by the stopped runs.
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$(random_image disk.img 32M)
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img")
+w0=$(sectors_written "$loop")
+
+# SIGXFSZ: the backup passes a 2 MiB file size limit
+(ulimit -f 2048; exec "$FB" -O --preserve --backup="$T/b1" -b 4K "$loop") >"$T/out" 2>"$T/err"
+rc=$?; out=$(cat "$T/out"); errout=$(cat "$T/err")
+[ "$rc" -ge 1 ] || fail "exit 0 with a backup that cannot be written"
+[ ! -e "$T/b1" ] || fail "SIGXFSZ left the partial backup $T/b1: $errout"
+expect_err "partial backup"
+[ "$(sectors_written "$loop")" = "$w0" ] || fail "SIGXFSZ: the device was written"
+
+have_tool strace "the Ctrl-C and SIGKILL cases (strace slows the backup down)" || exit 0
+# every write to the backup file takes 0.3 s: long enough to stop the run in it
+slow() { exec strace -f -qq -o /dev/null -e trace=pwrite64 -e inject=pwrite64:delay_exit=300000 "$@"; }
+# started NAME: the pid of flashbench under strace, once its backup NAME exists
+started() {
+	local _ p
+	for _ in $(seq 1 200); do
+		p=$(pgrep -P "$1" -x flashbench)
+		[ -n "$p" ] && [ -e "$T/$2" ] && { echo "$p"; return 0; }
+		sleep 0.05
+	done
+	fail "flashbench did not start saving to $T/$2"
+}
+
+slow "$FB" -O --preserve --backup="$T/b2" -b 4K "$loop" >"$T/out" 2>"$T/err" &
+tracer=$!
+pid=$(started "$tracer" b2)
+sleep 0.3; kill -INT "$pid"; sleep 0.5; kill -INT "$pid" 2>/dev/null
+wait "$tracer"
+errout=$(cat "$T/err")
+[ ! -e "$T/b2" ] || fail "Ctrl-C left the partial backup $T/b2: $errout"
+expect_err "^flashbench: removed the partial backup $T/b2: nothing was written to $loop$"
+[ "$(sectors_written "$loop")" = "$w0" ] || fail "Ctrl-C: the device was written"
+
+slow "$FB" -O --preserve --backup="$T/b3" -b 4K "$loop" >/dev/null 2>&1 &
+tracer=$!
+pid=$(started "$tracer" b3)
+sleep 0.3; kill -KILL "$pid"
+wait "$tracer" 2>/dev/null
+[ -e "$T/b3" ] || fail "SIGKILL left no file: the test proves nothing"
+[ "$(sectors_written "$loop")" = "$w0" ] || fail "SIGKILL: the device was written"
+run "$FB" -O --preserve --backup="$T/b3" -b 64K "$loop"
+expect_rc 0
+expect_err "^flashbench: --backup=$T/b3: removed the partial backup a stopped run left \(it had written nothing to the device\)$"
+[ ! -e "$T/b3" ] || fail "the backup stays after a verified restore"
+[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
+exit 0

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Not only INT, TERM and HUP: every catchable signal whose default is to end
+# the process (Ctrl-\ is SIGQUIT, `ulimit -t` sends XCPU, a file size limit
+# XFSZ, ...) stops a memory-mode -O --preserve run after the current I/O,
+# puts the saved data back, and exits 128 + the signal, the loop device
+# byte-identical. (SIGKILL cannot be caught: that needs --backup.)
+. "$(dirname "$0")/../lib.sh"
+need_root
+img=$(random_image disk.img 32M)
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img")
+
+for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR IO RTMIN+3 INT; do
+	num=$(kill -l "$sig")
+	"$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_for_writes "$loop" "$pid"
+	sleep 0.1
+	kill -0 "$pid" 2>/dev/null || fail "SIG$sig: -O ended before the signal: $(cat "$T/err")"
+	kill -"$sig" "$pid"
+	wait "$pid"; rc=$?
+	out=$(cat "$T/out"); errout=$(cat "$T/err")
+	[ "$rc" = $((128 + num)) ] || fail "SIG$sig: exit $rc, want $((128 + num)); stderr: $errout"
+	expect_err "stopping after the current I/O"
+	[ "$(sha256sum < "$img")" = "$before" ] || fail "SIG$sig: the device differs from before"
+	sectors_written "$loop" > "$T/.writes0.${loop##*/}"	# the next run's writes are new ones
+done
+exit 0

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# -O --preserve --json on a card that fails while the saved data goes back
+# (a loop device turned read-only mid-run): the document's status is
+# failed, and its "preserve" member says the data was not restored, that
+# the card still holds test data, and names the rescue file with the
+# command that puts it back, which works.
+. "$(dirname "$0")/../lib.sh"
+need_root
+need_tool blockdev
+need_tool python3
+img=$(random_image disk.img 32M)
+before=$(sha256sum < "$img")
+loop=$(make_loop "$img")
+trap 'blockdev --setrw "$loop" 2>/dev/null; _cleanup' EXIT
+
+TMPDIR=$T "$FB" -O --preserve --json -e 8M -b 4K "$loop" >"$T/doc.json" 2>"$T/err" &
+pid=$!
+wait_for_writes "$loop" "$pid"
+blockdev --setro "$loop"
+wait "$pid"; rc=$?
+blockdev --setrw "$loop"
+errout=$(cat "$T/err")
+expect_rc 1
+expect_schema "$T/doc.json" "-O --preserve --json"
+rescue=$(python3 - "$T/doc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d.get("preserve")
+assert p, "no preserve member"
+assert d["status"]["state"] == "failed", d["status"]
+assert "restoring" in d["status"]["error"]["message"], d["status"]
+assert p["data_restored"] is False and p["device_holds_test_data"] is True, p
+assert p["backup_file"] and p["restore_command"].endswith(p["backup_file"] + " " + d["device"]["name"]), p
+print(p["backup_file"])
+PY
+) || fail "the document does not tell: $(cat "$T/doc.json")"
+[ -f "$rescue" ] || fail "no rescue file $rescue"
+expect_err "the saved data is in $rescue"
+run "$FB" --restore "$rescue" "$loop"
+expect_rc 0
+[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs after --restore of the rescue file"
+exit 0
