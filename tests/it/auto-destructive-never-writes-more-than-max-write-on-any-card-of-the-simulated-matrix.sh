@@ -12,7 +12,7 @@ presets=$("$FB" --help 2>&1 | awk '/Presets:/ {p = 1; next} p && !/^    [a-z]/ {
 [ -n "$presets" ] || presets="microsd-cheap sdhc-good emmc sdxc-tlc cf-16m sa04g sdc10 su04g mmc02g lexar-cf multiplane-32g"
 n=0
 for preset in $presets; do
-	for fake in "" ",real-size=1G,fake=drop" ",real-size=1G,fake=wrap"; do
+	for fake in "" ",real-size=512M,fake=drop" ",real-size=512M,fake=wrap"; do
 		for cap in 4096 1048576 25165824 67108864; do
 			rec="$T/rec"; rm -f "$rec"
 			dev="sim:$preset$fake,record=$rec"
