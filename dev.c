@@ -260,7 +260,7 @@ static uint64_t next_random(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
-void fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed)
+void dev_fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed)
 {
 	switch (p) {
 	case PAT_ZERO:

@@ -152,7 +152,7 @@ int dev_read_wrap(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t 
  * pread/pwrite all of len bytes at off: short transfers continued, EINTR
  * retried, end of file is -EIO. 0 or -errno. Async-signal-safe.
  */
-int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write);
+int dev_fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write);
 
 /* Untimed helpers (used by --preserve / --restore): saving and restoring. */
 int dev_pread_all(struct dev *d, void *buf, uint64_t len, uint64_t off);
@@ -172,7 +172,7 @@ bool dev_card_register(const struct dev *d, const char *name, char *out, size_t 
 
 /* Aligned buffer for O_DIRECT; NULL on failure. Free with free(). */
 void *dev_alloc_buffer(size_t len);
-void fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed);
+void dev_fill_pattern(void *buf, size_t len, enum pattern p, uint64_t seed);
 
 /* Best effort SCHED_FIFO priority 10 (the original's); returns a note when not permitted, else NULL. */
 const char *dev_set_realtime(void);

@@ -146,7 +146,7 @@ static uint64_t size_arg(int c, const char *s)
 {
 	uint64_t v;
 	if (parse_size(s, &v) < 0)
-		usage_error("--%s=%s: not a valid size (examples: 4096, 16K, 4MiB, 1.5M)",
+		run_usage_error("--%s=%s: not a valid size (examples: 4096, 16K, 4MiB, 1.5M)",
 			    option_name(c), s);
 	return v;
 }
@@ -155,7 +155,7 @@ static long long number_arg(int c, const char *s, long long min, long long max)
 {
 	long long v;
 	if (parse_number(s, min, max, &v) < 0)
-		usage_error("--%s=%s: must be a whole number from %lld to %lld", option_name(c), s,
+		run_usage_error("--%s=%s: must be a whole number from %lld to %lld", option_name(c), s,
 			    min, max);
 	return v;
 }
@@ -164,7 +164,7 @@ static long long number_arg(int c, const char *s, long long min, long long max)
 static bool is_original_test(enum action a)
 {
 	for (int i = 0; i < NORIGINAL; i++)
-		if (original_order[i] == a)
+		if (run_original_order[i] == a)
 			return true;
 	return false;
 }
@@ -174,7 +174,7 @@ static void set_action(struct options *o, enum action a, const char *name)
 	bool combine = is_original_test(a) && (o->action == ACT_NONE || is_original_test(o->action));
 
 	if (o->action != ACT_NONE && o->action != a && !combine)
-		usage_error("--%s: only one test at a time (already --%s)", name, o->action_opt);
+		run_usage_error("--%s: only one test at a time (already --%s)", name, o->action_opt);
 	if (is_original_test(a))
 		o->tests |= 1u << a;
 	o->action = a;
@@ -192,15 +192,15 @@ static void parse_discard(struct options *o, const char *s)
 	char off[64];
 
 	if (!colon || (size_t)(colon - s) >= sizeof off)
-		usage_error("--discard=%s: expected OFFSET:LENGTH, e.g. 16M:4M", s);
+		run_usage_error("--discard=%s: expected OFFSET:LENGTH, e.g. 16M:4M", s);
 	memcpy(off, s, (size_t)(colon - s));
 	off[colon - s] = '\0';
 	if (o->action == ACT_DISCARD)
-		usage_error("--discard=%s: only one range at a time (already --discard=%" PRIu64 ":%"
+		run_usage_error("--discard=%s: only one range at a time (already --discard=%" PRIu64 ":%"
 			    PRIu64 ")", s, o->discard_off, o->discard_len);
 	if (parse_size(off, &o->discard_off) < 0 || parse_size(colon + 1, &o->discard_len) < 0 ||
 	    o->discard_len == 0)
-		usage_error("--discard=%s: expected OFFSET:LENGTH with sizes, LENGTH not 0", s);
+		run_usage_error("--discard=%s: expected OFFSET:LENGTH with sizes, LENGTH not 0", s);
 	set_action(o, ACT_DISCARD, "discard");
 }
 
@@ -210,9 +210,9 @@ static void parse_claim(struct options *o, const char *arg)
 	char err[256];
 
 	if (o->claim_given)
-		usage_error("--claim=%s: given twice (put every mark in one list)", arg);
+		run_usage_error("--claim=%s: given twice (put every mark in one list)", arg);
 	if (sd_claims_parse(arg, &o->claim, err, sizeof err) < 0)
-		usage_error("--claim=%s: %s", arg, err);
+		run_usage_error("--claim=%s: %s", arg, err);
 	o->claim_given = true;
 }
 
@@ -220,9 +220,9 @@ static void parse_claim(struct options *o, const char *arg)
 static const char *path_arg(int c, const char *prev, const char *s)
 {
 	if (!*s)
-		usage_error("--%s='': needs a file name", option_name(c));
+		run_usage_error("--%s='': needs a file name", option_name(c));
 	if (prev)
-		usage_error("--%s=%s: given twice (already --%s=%s)", option_name(c), s,
+		run_usage_error("--%s=%s: given twice (already --%s=%s)", option_name(c), s,
 			    option_name(c), prev);
 	return s;
 }
@@ -257,8 +257,8 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'e':
 		p->erasesize = size_arg(c, arg);
 		p->erasesize_set = true;
-		if (p->erasesize && !is_erase_candidate(p->erasesize))
-			usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
+		if (p->erasesize && !units_is_erase_candidate(p->erasesize))
+			run_usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
 				    arg);
 		break;
 	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
@@ -274,7 +274,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 		o->max_write = size_arg(c, arg);
 		o->max_write_set = true;
 		if (o->max_write == 0)
-			usage_error("--max-write=%s: must be more than 0 (leave it out for the default)",
+			run_usage_error("--max-write=%s: must be more than 0 (leave it out for the default)",
 				    arg);
 		break;
 	case OPT_FORCE: o->force = true; break;
@@ -284,7 +284,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 		else if (strcmp(arg, "continue") == 0)
 			p->on_read_error = p->on_write_error = VM_ERR_CONTINUE;
 		else
-			usage_error("--on-error=%s: must be 'stop' or 'continue'", arg);
+			run_usage_error("--on-error=%s: must be 'stop' or 'continue'", arg);
 		break;
 	case OPT_PRESERVE: o->preserve = true; break;
 	case OPT_BACKUP: o->backup = path_arg(c, o->backup, arg); break;
@@ -435,7 +435,7 @@ static int unread_param(const struct options *o, int after)
 	for (; *c; c++) {
 		bool read = *c == OPT_ON_ERROR || (!o->tests && reads_param(o->action, *c));
 		for (int i = 0; i < NORIGINAL && !read; i++)
-			read = (o->tests & 1u << original_order[i]) && reads_param(original_order[i], *c);
+			read = (o->tests & 1u << run_original_order[i]) && reads_param(run_original_order[i], *c);
 		if (o->given[*c] && !read)
 			return *c;
 	}
@@ -448,21 +448,21 @@ static void check_not_honoured(const struct options *o)
 	const char *a = o->action_opt;
 
 	if (o->max_write_set && !(o->action == ACT_AUTO && o->destructive) && o->action != ACT_CLASS)
-		usage_error("--max-write=%s: only with --auto --destructive or --class",
+		run_usage_error("--max-write=%s: only with --auto --destructive or --class",
 			    o->given[OPT_MAX_WRITE]);
 	if (o->claim_given && o->action != ACT_CLASS && !(o->action == ACT_AUTO && o->destructive))
-		usage_error("--claim=%s: only with --class or --auto --destructive",
+		run_usage_error("--claim=%s: only with --class or --auto --destructive",
 			    o->given[OPT_CLAIM]);
 	if (o->action == ACT_CLASS && o->given[OPT_ON_ERROR])
-		usage_error("--on-error=%s: --class stops at the first failed I/O (no verdict from "
+		run_usage_error("--on-error=%s: --class stops at the first failed I/O (no verdict from "
 			    "I/O that failed)", o->given[OPT_ON_ERROR]);
 	if (o->force && o->action != ACT_RESTORE)
-		usage_error("--force: only with --restore");
+		run_usage_error("--force: only with --restore");
 	bool takes_none = o->action == ACT_ANALYZE || o->action == ACT_RESTORE ||
 			  o->action == ACT_CAPACITY;
 	int c = first_given(o, o->action == ACT_AUTO ? auto_chooses : takes_none ? all_params : NULL);
 	if (c)
-		usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
+		run_usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",
 			    o->given[c], a, o->action == ACT_AUTO ? "chooses it itself" :
 			    o->action == ACT_CAPACITY ? "takes no test parameters" : "runs no test");
 	/*
@@ -478,12 +478,12 @@ static void check_not_honoured(const struct options *o)
 				 ntests(o) > 1 ? "" : "--",
 				 ntests(o) > 1 ? "any of the tests asked for" : o->action_opt);
 	else if (!takes_none && o->action != ACT_AUTO && (c = unread_param(o, 0)))
-		usage_error("--%s%s%s: --%s does not use it", option_name(c), *o->given[c] ? "=" : "",
+		run_usage_error("--%s%s%s: --%s does not use it", option_name(c), *o->given[c] ? "=" : "",
 			    o->given[c], o->action_opt);
 	if (o->action == ACT_ANALYZE || o->action == ACT_RESTORE) {
 		if (o->out || o->plot || o->preserve || o->verbose ||
 		    (o->action == ACT_RESTORE && o->json))
-			usage_error("--%s: takes no %s", a,
+			run_usage_error("--%s: takes no %s", a,
 				    o->out ? "--out" : o->plot ? "--plot" :
 				    o->preserve ? "--preserve" : o->verbose ? "--verbose" : "--json");
 		return;
@@ -493,10 +493,10 @@ static void check_not_honoured(const struct options *o)
 	 * over many runs: no single saved copy covers that, so it is refused.
 	 */
 	if (o->preserve && o->action == ACT_AUTO)
-		usage_error("--preserve: not with --auto (its write phase writes up to --max-write "
+		run_usage_error("--preserve: not with --auto (its write phase writes up to --max-write "
 			    "bytes all over the card); back the card up first, e.g. with dd");
-	if (o->preserve && !action_writes(o))
-		usage_error("--preserve: --%s writes nothing", a);
+	if (o->preserve && !run_action_writes(o))
+		run_usage_error("--preserve: --%s writes nothing", a);
 }
 
 /* "--block-size=1k: unknown option; did you mean --blocksize=1k?" */
@@ -511,10 +511,10 @@ static void __attribute__((noreturn)) unknown_long_option(const char *bad)
 		size_t len = strcspn(bad + 2, "=");
 		const char *meant = suggest_closest(bad + 2, len, names, n);
 		if (meant)
-			usage_error("%s: unknown option; did you mean --%s%s?", bad, meant,
+			run_usage_error("%s: unknown option; did you mean --%s%s?", bad, meant,
 				    bad + 2 + len);
 	}
-	usage_error("%s: unknown option (see --help)", bad);
+	run_usage_error("%s: unknown option (see --help)", bad);
 }
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -522,7 +522,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
-	options_parsed = o;
+	run_options_parsed = o;
 	params_defaults(&o->p);
 	o->max_write = 0;	/* auto_run's default: 1024 erase blocks, at least 1GiB */
 	opterr = 0;
@@ -530,14 +530,14 @@ static void parse_args(struct options *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":aOfsipb:e:c:rF:o:vhV", long_options, NULL)) != -1) {
 		if (c == '?') {
 			if (optopt)
-				usage_error("-%c: unknown option (see --help)", optopt);
+				run_usage_error("-%c: unknown option (see --help)", optopt);
 			const char *bad = argv[optind - 1];
 			if (!strncmp(bad, "--", 2) && matching_options(bad + 2) > 1)
-				usage_error("%s: ambiguous, could be several options (see --help)", bad);
+				run_usage_error("%s: ambiguous, could be several options (see --help)", bad);
 			unknown_long_option(bad);
 		}
 		if (c == ':')
-			usage_error("%s: needs a value", argv[optind - 1]);
+			run_usage_error("%s: needs a value", argv[optind - 1]);
 		if (c == 'F')	/* the original's short form of --fat-nr */
 			c = OPT_FAT_NR;
 		parse_option(o, c, optarg);
@@ -545,41 +545,41 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int rest = argc - optind;
 	if (o->action == ACT_ANALYZE) {
 		if (rest > 0)
-			usage_error("--analyze=%s: takes no device (got '%s')", o->analyze_file, argv[optind]);
+			run_usage_error("--analyze=%s: takes no device (got '%s')", o->analyze_file, argv[optind]);
 		check_not_honoured(o);
 		return;
 	}
 	if (rest == 0)
-		usage_error("no device given (see --help)");
+		run_usage_error("no device given (see --help)");
 	if (rest > 1)
-		usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
+		run_usage_error("%s: only one device at a time (also got '%s')", argv[optind], argv[optind + 1]);
 	o->device = argv[optind];
 	if (!*o->device)
-		usage_error("'': an empty device name");
+		run_usage_error("'': an empty device name");
 	if (o->destructive && o->action != ACT_AUTO)
-		usage_error("--destructive: belongs to --auto%s%s (flashbench --auto --destructive %s)",
+		run_usage_error("--destructive: belongs to --auto%s%s (flashbench --auto --destructive %s)",
 			    o->action == ACT_NONE ? "" : ", not --",
 			    o->action == ACT_NONE ? "" : o->action_opt, o->device);
 	if (o->action == ACT_NONE)
-		usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity, "
+		run_usage_error("%s: no test chosen: use -a, -O, -f, -s, -i, -p, --discard, --capacity, "
 			    "--class or --auto",
 			    o->device);
 	if (o->backup && !o->preserve && o->action != ACT_CAPACITY && o->action != ACT_CLASS)
-		usage_error("--backup=%s: only with --preserve", o->backup);
+		run_usage_error("--backup=%s: only with --preserve", o->backup);
 	if ((o->tests & 1u << ACT_INTERVAL) && o->p.interval_order < 0)
-		usage_error("--interval: needs --interval-order=N");
+		run_usage_error("--interval: needs --interval-order=N");
 	if (o->plot && (strlen(o->plot) < 5 || strcmp(o->plot + strlen(o->plot) - 4, ".svg") != 0))
-		usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
+		run_usage_error("--plot=%s: the plot is SVG: name the file FILE.svg", o->plot);
 	if (ntests(o) > 1) {
 		if (o->json)
-			usage_error("--json: one test at a time (several tests asked for)");
+			run_usage_error("--json: one test at a time (several tests asked for)");
 		if (o->plot)
-			usage_error("--plot=%s: one test at a time (several tests asked for)", o->plot);
+			run_usage_error("--plot=%s: one test at a time (several tests asked for)", o->plot);
 		if (o->preserve)
-			usage_error("--preserve: one test at a time (several tests asked for)");
+			run_usage_error("--preserve: one test at a time (several tests asked for)");
 	}
 	if (o->plot && (o->action == ACT_DISCARD || o->action == ACT_CAPACITY))
-		usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
+		run_usage_error("--plot=%s: the --%s test has nothing to plot", o->plot, o->action_opt);
 	check_not_honoured(o);
 }
 
@@ -630,12 +630,12 @@ int main(int argc, char **argv)
 	struct options o;
 	open_std_streams();
 	json_set_run(argc, argv);
-	atexit(check_stdout_at_exit);
+	atexit(run_check_stdout_at_exit);
 	parse_args(&o, argc, argv);
 	if (o.action != ACT_ANALYZE)
-		check_outputs(&o);
+		run_check_outputs(&o);
 	if (o.action == ACT_ANALYZE)
-		return analyze_file(o.analyze_file, o.json, stdout);
+		return analyze_cmd_file(o.analyze_file, o.json, stdout);
 	if (o.action == ACT_RESTORE)
 		return restore_with_status(&o);
 	return run_device(&o);

@@ -320,7 +320,7 @@ static void prepare_pattern(struct vm_ctx *c, enum pattern p)
 {
 	if (c->filled_pattern == (int)p)
 		return;
-	fill_pattern(c->buf, c->max_len, p, c->seed);
+	dev_fill_pattern(c->buf, c->max_len, p, c->seed);
 	c->filled_pattern = (int)p;
 }
 

@@ -1,6 +1,6 @@
 /*
  * Inference from measurements (facts: doc/flash-card-model.md §3-§7):
- * names of verdicts and the small statistics the analysis shares.
+ * the small statistics the analysis shares.
  * -a tables: analyze/analyze_align.c (and analyze/analyze_align_fit.c for tables made at
  * the original's places); --open-au and --find-fat: analyze/analyze_open_au.c.
  */
@@ -11,28 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *confidence_name(enum confidence c)
-{
-	switch (c) {
-	case CONF_LOW: return "low";
-	case CONF_MEDIUM: return "medium";
-	case CONF_HIGH: return "high";
-	case CONF_NONE: break;
-	}
-	return "none";
-}
-
-const char *collapse_name(enum collapse c)
-{
-	switch (c) {
-	case RUN_HOLDS: return "holds";
-	case RUN_COLLAPSED: return "collapsed";
-	case RUN_UNCLEAR: break;
-	}
-	return "unclear";
-}
-
-
 /* ---------- small statistics ---------- */
 
 static int cmp_double(const void *a, const void *b)
@@ -41,7 +19,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double median(const double *v, int n)
+double analyze_median(const double *v, int n)
 {
 	if (n <= 0)
 		return 0;
@@ -56,17 +34,17 @@ double median(const double *v, int n)
 }
 
 /* Robust standard deviation: 1.4826 * median absolute deviation. */
-double robust_sigma(const double *v, int n)
+double analyze_robust_sigma(const double *v, int n)
 {
 	if (n < 2)
 		return 0;
-	double m = median(v, n);
+	double m = analyze_median(v, n);
 	double *d = malloc(sizeof(*d) * (size_t)n);
 	if (!d)
 		return 0;
 	for (int i = 0; i < n; i++)
 		d[i] = fabs(v[i] - m);
-	double s = 1.4826 * median(d, n);
+	double s = 1.4826 * analyze_median(d, n);
 	free(d);
 	return s;
 }

@@ -10,7 +10,7 @@
  * smallest strong step; the page size the smallest step below it. On
  * tables made at the original's places no row of a 3*2^n card is a clean
  * multiple (each hits at some of its 7 places): a model fit of each row's
- * share of places on a boundary checks the answer (fit_original_pattern,
+ * share of places on a boundary checks the answer (analyze_fit_original_pattern,
  * analyze/analyze_align_fit.c).
  */
 #include "analyze/analyze.h"
@@ -82,19 +82,19 @@ static void eval_step(const struct pt *p, int n, uint64_t top, uint64_t floor, u
 	s->n_on = non;
 	s->n_below = nbelow;
 	s->dx = px->d;
-	s->h = median(on, non);
-	s->l = median(below, nbelow);
+	s->h = analyze_median(on, non);
+	s->l = analyze_median(below, nbelow);
 	s->sep = s->h - s->l;
-	s->local = median(on_near, non_near) -
-		   (nbelow_near ? median(below_near, nbelow_near) : s->l);
+	s->local = analyze_median(on_near, non_near) -
+		   (nbelow_near ? analyze_median(below_near, nbelow_near) : s->l);
 	/*
 	 * Noise: the rows just below x, or the multiples of x if those are
 	 * steadier (rows below can mix a plateau with diluted rows).
 	 */
-	s->sigma_below = nbelow_near >= 3 ? robust_sigma(below_near, nbelow_near)
-					  : robust_sigma(below, nbelow);
+	s->sigma_below = nbelow_near >= 3 ? analyze_robust_sigma(below_near, nbelow_near)
+					  : analyze_robust_sigma(below, nbelow);
 	if (non >= 3)
-		s->sigma_below = fmin(s->sigma_below, robust_sigma(on, non));
+		s->sigma_below = fmin(s->sigma_below, analyze_robust_sigma(on, non));
 	/*
 	 * Multiples of x are high; a smaller row only counts against x when it
 	 * is nearly as high (a row hitting real boundaries at some of its
@@ -146,7 +146,7 @@ static bool find_step(const struct pt *p, int n, uint64_t top, uint64_t floor, u
 		bool found = false;
 		for (int i = n - 1; i >= 0; i--) {	/* ascending boundaries */
 			if (p[i].align >= top || p[i].align <= floor || p[i].align > max_x ||
-			    !is_erase_candidate(p[i].align))
+			    !units_is_erase_candidate(p[i].align))
 				continue;
 			struct step s;
 			eval_step(p, n, top, floor, p[i].align, relaxed, &s);
@@ -214,10 +214,10 @@ static bool refine_step(const struct pt *p, int n, uint64_t x, uint64_t *x2_out,
 			min_on = fmin(min_on, on[i]);
 		for (int i = 0; i < noff; i++)
 			max_off = fmax(max_off, off[i]);
-		double off_level = median(off, noff);
+		double off_level = analyze_median(off, noff);
 		if (off_level <= 0)
 			continue;
-		double ratio = median(on, non) / off_level;
+		double ratio = analyze_median(on, non) / off_level;
 		if (min_on > max_off && ratio >= 1.3) {
 			*x2_out = x2;
 			*ratio_out = ratio;
@@ -247,17 +247,17 @@ static int collect_points(const struct align_result *r, struct pt *p, int max)
 static void describe_step(char *ev, size_t n, const struct step *s, const char *what)
 {
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
-	appendf(ev, n, "%s: diff at %s and its multiples %s..%s (median %s)",
+	fmt_append(ev, n, "%s: diff at %s and its multiples %s..%s (median %s)",
 		what, fmt_size(a, s->x),
 		fmt_time(b, (int64_t)s->min_on),
 		fmt_time(c, (int64_t)s->max_on),
 		fmt_time(d, (int64_t)s->h));
-	appendf(ev, n, ", below it at most %s (median %s)",
+	fmt_append(ev, n, ", below it at most %s (median %s)",
 		fmt_time(a, (int64_t)s->max_below), fmt_time(b, (int64_t)s->l));
 	if (s->f_on < 1)
-		appendf(ev, n, "; %d of %d multiples low", (int)lround((1 - s->f_on) * s->n_on), s->n_on);
+		fmt_append(ev, n, "; %d of %d multiples low", (int)lround((1 - s->f_on) * s->n_on), s->n_on);
 	if (s->f_below < 1)
-		appendf(ev, n, "; %d of %d smaller rows high", (int)lround((1 - s->f_below) * s->n_below),
+		fmt_append(ev, n, "; %d of %d smaller rows high", (int)lround((1 - s->f_below) * s->n_below),
 			s->n_below);
 }
 
@@ -310,7 +310,7 @@ static bool lower_level(const struct pt *p, int n, const struct step *s, uint64_
 		}
 		if (k < 1 || m < 1)
 			break;
-		double l = median(below, k), h = s->h, sep = h - l, md = median(level, m);
+		double l = analyze_median(below, k), h = s->h, sep = h - l, md = analyze_median(level, m);
 		/* scatter grows with the diff: the lower gap is judged at the mid level's height */
 		double noise = fmax(s->sigma_below, 0.02 * fabs(h));
 		double noise_mid = h > 0 && md > 0 ? noise * fmin(1, md / h) : noise;
@@ -349,7 +349,7 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 		page->multiplane = s.x;
 		if (page->conf > CONF_MEDIUM)
 			page->conf = CONF_MEDIUM;
-		appendf(page->evidence, sizeof(page->evidence),
+		fmt_append(page->evidence, sizeof(page->evidence),
 			"page: diff from %s to %s is %s, between the rows below and the %s level; ",
 			fmt_size(a, y), fmt_size(d, s.x / 2), fmt_time(b, (int64_t)mid), fmt_size(c, s.x));
 		describe_step(page->evidence, sizeof(page->evidence), &s,
@@ -374,7 +374,7 @@ static double typical_read(const struct pt *p, int n)
 	for (int i = 0; i < n && k < 256; i++)
 		if (p[i].read > 0)
 			reads[k++] = p[i].read;
-	return k ? median(reads, k) : 0;
+	return k ? analyze_median(reads, k) : 0;
 }
 
 static bool step_is_noise(const struct pt *p, int n, const struct step *s,
@@ -441,7 +441,7 @@ static uint64_t refine_erase(const struct pt *p, int n, uint64_t x, struct size_
 	double ratio;
 	for (int k = 0; k < 8 && refine_step(p, n, x, &x2, &ratio); k++) {
 		char a[FMT_BUF], b[FMT_BUF];
-		appendf(erase->evidence, sizeof(erase->evidence),
+		fmt_append(erase->evidence, sizeof(erase->evidence),
 			"; multiples of %s are %.2fx the other multiples of %s (diluted)",
 			fmt_size(a, x2), ratio, fmt_size(b, x));
 		x = x2;
@@ -457,7 +457,7 @@ static void note_group(struct size_estimate *erase, const struct step *s)
 {
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], d[FMT_BUF];
 	erase->group = erase->group ? erase->group : s->x;
-	appendf(erase->evidence, sizeof(erase->evidence),
+	fmt_append(erase->evidence, sizeof(erase->evidence),
 		"%sallocation group: a further step at %s (diff %s over %s), above the largest "
 		"erase block (%s)", erase->evidence[0] ? "; " : "", fmt_size(a, s->x),
 		fmt_time(b, (int64_t)s->h), fmt_time(c, (int64_t)s->l), fmt_size(d, ERASE_MAX));
@@ -473,7 +473,7 @@ static void erase_from_step(const struct pt *p, int n, const struct step *s, boo
 	if (s->n_on < 2 && erase->conf > CONF_MEDIUM)
 		erase->conf = CONF_MEDIUM;
 	describe_step(ev, sizeof(ev), s, "step");
-	appendf(ev, sizeof(ev), "%s%s", erase->evidence[0] ? "; " : "", erase->evidence);
+	fmt_append(ev, sizeof(ev), "%s%s", erase->evidence[0] ? "; " : "", erase->evidence);
 	memcpy(erase->evidence, ev, sizeof(ev));
 	/*
 	 * A 3*2^n step is told from twice its size by its own row alone, and
@@ -483,7 +483,7 @@ static void erase_from_step(const struct pt *p, int n, const struct step *s, boo
 	const struct pt *px = find_pt(p, n, s->x);
 	if (!is_pow2(s->x) && px->positions > 0 && px->positions <= 2 && erase->conf > CONF_LOW) {
 		erase->conf = CONF_LOW;
-		appendf(erase->evidence, sizeof(erase->evidence),
+		fmt_append(erase->evidence, sizeof(erase->evidence),
 			"; the deciding row was sampled at only %d places", px->positions);
 	}
 	erase->bytes = refine_erase(p, n, s->x, erase);
@@ -507,7 +507,7 @@ static void find_align(const struct pt *p, int n, struct size_estimate *erase,
 		note_group(erase, &lv[e]);
 	if (e < 0 || lv[e].x < ERASE_MIN) {
 		char a[FMT_BUF], b[FMT_BUF];
-		appendf(erase->evidence, sizeof(erase->evidence),
+		fmt_append(erase->evidence, sizeof(erase->evidence),
 			"%sno step between %s and %s, the sizes erase blocks have",
 			erase->evidence[0] ? "; " : "", fmt_size(a, ERASE_MIN), fmt_size(b, ERASE_MAX));
 		estimate_page(p, n, e + 1 < k ? lv[e + 1].x : UINT64_MAX, page);
@@ -556,7 +556,7 @@ static void discount_failed(const struct align_result *r, uint64_t below, struct
 	enum confidence cap = est->bytes && failed_near(r, est->bytes) ? CONF_LOW : CONF_MEDIUM;
 	if (est->conf > cap)
 		est->conf = cap;
-	appendf(est->evidence, sizeof(est->evidence), "; %d of %d rows failed", failed, failed + good);
+	fmt_append(est->evidence, sizeof(est->evidence), "; %d of %d rows failed", failed, failed + good);
 }
 
 void analyze_align(const struct align_result *r, struct size_estimate *erase,
@@ -572,13 +572,13 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 		return;
 	}
 	struct align_ladder ladder;
-	if (align_ladder(p, n, typical_read(p, n), &ladder)) {
-		align_name_levels(&ladder, erase, page);
+	if (analyze_align_ladder(p, n, typical_read(p, n), &ladder)) {
+		analyze_align_name_levels(&ladder, erase, page);
 	} else {
 		find_align(p, n, erase, page);
-		align_name_lower_levels(&ladder, erase, page);
+		analyze_align_name_lower_levels(&ladder, erase, page);
 	}
-	fit_original_pattern(p, n, erase);
+	analyze_fit_original_pattern(p, n, erase);
 	discount_failed(r, UINT64_MAX, erase);
 	discount_failed(r, erase->bytes ? erase->bytes : UINT64_MAX, page);
 }
@@ -594,7 +594,7 @@ void analyze_align(const struct align_result *r, struct size_estimate *erase,
 void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const char *source)
 {
 	char a[FMT_BUF], b[FMT_BUF];
-	if (!pref || !is_erase_candidate(pref))
+	if (!pref || !units_is_erase_candidate(pref))
 		return;
 	const char *sep = erase->evidence[0] ? "; " : "";
 	if (!erase->bytes) {
@@ -602,22 +602,22 @@ void analyze_cross_check_erase(struct size_estimate *erase, uint64_t pref, const
 			return;
 		erase->bytes = pref;
 		erase->conf = CONF_LOW;
-		appendf(erase->evidence, sizeof(erase->evidence), "%staken from %s %s (no -a step)",
+		fmt_append(erase->evidence, sizeof(erase->evidence), "%staken from %s %s (no -a step)",
 			sep, source, fmt_size(a, pref));
 		return;
 	}
 	if (pref == erase->bytes) {
-		appendf(erase->evidence, sizeof(erase->evidence), "%s%s agrees", sep, source);
+		fmt_append(erase->evidence, sizeof(erase->evidence), "%s%s agrees", sep, source);
 		return;
 	}
 	if (pref > erase->bytes && pref % erase->bytes == 0 && pref / erase->bytes <= 4 &&
 	    is_pow2(pref / erase->bytes)) {
-		appendf(erase->evidence, sizeof(erase->evidence),
+		fmt_append(erase->evidence, sizeof(erase->evidence),
 			"%s%s %s is %llu erase blocks (an allocation unit)", sep, source,
 			fmt_size(a, pref), (unsigned long long)(pref / erase->bytes));
 		return;
 	}
-	appendf(erase->evidence, sizeof(erase->evidence), "%s%s says %s, -a says %s: they disagree",
+	fmt_append(erase->evidence, sizeof(erase->evidence), "%s%s says %s, -a says %s: they disagree",
 		sep, source, fmt_size(a, pref), fmt_size(b, erase->bytes));
 	if (erase->conf > CONF_LOW)
 		erase->conf--;

@@ -125,7 +125,7 @@ static uint64_t best_fitting_erase(const struct pt *p, int n, uint64_t m, uint64
  * found was a partial level, and an "allocation group" above it the rows
  * hitting at 3 places of 7 rather than 2).
  */
-void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
+void analyze_fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase)
 {
 	uint64_t e0 = erase->bytes, m = p[0].align;
 	struct pt rows[256];
@@ -148,7 +148,7 @@ void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase
 		if (best < rss0 && erase->conf > CONF_LOW) {
 			/* better, not clearly: the answer stands, unsure */
 			erase->conf = CONF_LOW;
-			appendf(erase->evidence, sizeof(erase->evidence),
+			fmt_append(erase->evidence, sizeof(erase->evidence),
 				"; at the original's places a %s erase block fits the diffs about as "
 				"well (R^2 %.2f, %s: %.2f)", fmt_size(a, best_e), r2,
 				fmt_size(b, e0), r2_0);

@@ -39,8 +39,8 @@ static void level_stats(const struct pt *r, struct align_level *lv)
 	double v[MAX_ROWS];
 	for (int i = 0; i < lv->nrows; i++)
 		v[i] = r[lv->first + i].d;
-	lv->h = median(v, lv->nrows);
-	lv->sigma = lv->nrows >= 3 ? robust_sigma(v, lv->nrows) : 0;
+	lv->h = analyze_median(v, lv->nrows);
+	lv->sigma = lv->nrows >= 3 ? analyze_robust_sigma(v, lv->nrows) : 0;
 	lv->min = lv->max = v[0];
 	for (int i = 1; i < lv->nrows; i++) {
 		lv->min = fmin(lv->min, v[i]);
@@ -143,7 +143,7 @@ static bool other_rows_fit(const struct align_ladder *l, const struct pt *p, int
 	return true;
 }
 
-bool align_ladder(const struct pt *p, int n, double read, struct align_ladder *l)
+bool analyze_align_ladder(const struct pt *p, int n, double read, struct align_ladder *l)
 {
 	struct pt r[MAX_ROWS];
 	int m = pow2_rows(p, n, r);
@@ -231,17 +231,17 @@ static void describe_level(char *ev, size_t n, const struct align_ladder *l, int
 		lo = fmin(lo, l->lv[j].min);
 		hi = fmax(hi, l->lv[j].max);
 	}
-	appendf(ev, n, "%s%s: diff at %s and its multiples %s..%s (median %s)", ev[0] ? "; " : "",
+	fmt_append(ev, n, "%s%s: diff at %s and its multiples %s..%s (median %s)", ev[0] ? "; " : "",
 		what, fmt_size(a, lv->at), fmt_time(b, (int64_t)lo), fmt_time(c, (int64_t)hi),
 		fmt_time(d, (int64_t)lv->h));
-	appendf(ev, n, ", below it at most %s (median %s)", fmt_time(a, (int64_t)below->max),
+	fmt_append(ev, n, ", below it at most %s (median %s)", fmt_time(a, (int64_t)below->max),
 		fmt_time(b, (int64_t)below->h));
 	double sigma = step_sigma(l, k, l->rel_scatter);
 	if (below->h > 0 && lv->h < STEP_RATIO * below->h)
-		appendf(ev, n, " (+%.0f%%, %.0fx the scatter)", 100 * (lv->h / below->h - 1),
+		fmt_append(ev, n, " (+%.0f%%, %.0fx the scatter)", 100 * (lv->h / below->h - 1),
 			(lv->h - below->h) / fmax(sigma, 1e-9));
 	if (lv->nrows < l->n && k + 1 < l->n)
-		appendf(ev, n, ", up to %s", fmt_size(a, l->lv[k + 1].at / 2));
+		fmt_append(ev, n, ", up to %s", fmt_size(a, l->lv[k + 1].at / 2));
 }
 
 static enum confidence level_confidence(const struct align_ladder *l, int k)
@@ -263,7 +263,7 @@ static enum confidence level_confidence(const struct align_ladder *l, int k)
 static void floor_line(char *ev, size_t n, const struct align_ladder *l)
 {
 	char a[FMT_BUF], b[FMT_BUF];
-	appendf(ev, n, "%sfloor: %s from %s (%d row%s)", ev[0] ? "; " : "", fmt_time(a, (int64_t)l->lv[0].h),
+	fmt_append(ev, n, "%sfloor: %s from %s (%d row%s)", ev[0] ? "; " : "", fmt_time(a, (int64_t)l->lv[0].h),
 		fmt_size(b, l->lv[0].at), l->lv[0].nrows, l->lv[0].nrows == 1 ? "" : "s");
 }
 
@@ -276,7 +276,7 @@ static void name_page(const struct align_ladder *l, int e, struct size_estimate 
 		  l->lv[1].at < ERASE_MIN && (is_pow2(l->lv[1].at) || l->lv[1].at <= MAX_ODD_PAGE);
 	if (!pg) {
 		floor_line(page->evidence, sizeof(page->evidence), l);
-		appendf(page->evidence, sizeof(page->evidence),
+		fmt_append(page->evidence, sizeof(page->evidence),
 			": no level between the floor and %s", e > 0 ? "the erase-block level" : "the top");
 		return;
 	}
@@ -303,12 +303,12 @@ static int erase_level(const struct align_ladder *l)
 {
 	int e = -1;
 	for (int k = 1; k < l->sure; k++)
-		if (l->lv[k].at >= ERASE_MIN && l->lv[k].at <= ERASE_MAX && is_erase_candidate(l->lv[k].at))
+		if (l->lv[k].at >= ERASE_MIN && l->lv[k].at <= ERASE_MAX && units_is_erase_candidate(l->lv[k].at))
 			e = k;
 	return e;
 }
 
-void align_name_levels(const struct align_ladder *l, struct size_estimate *erase,
+void analyze_align_name_levels(const struct align_ladder *l, struct size_estimate *erase,
 		       struct size_estimate *page)
 {
 	char a[FMT_BUF], b[FMT_BUF];
@@ -320,7 +320,7 @@ void align_name_levels(const struct align_ladder *l, struct size_estimate *erase
 		erase->conf = level_confidence(l, e);
 		describe_level(erase->evidence, sizeof(erase->evidence), l, e, "step");
 	} else {
-		appendf(erase->evidence, sizeof(erase->evidence),
+		fmt_append(erase->evidence, sizeof(erase->evidence),
 			"no step between %s and %s, the sizes erase blocks have", fmt_size(a, ERASE_MIN),
 			fmt_size(b, ERASE_MAX));
 	}
@@ -329,7 +329,7 @@ void align_name_levels(const struct align_ladder *l, struct size_estimate *erase
 			if (!erase->group)
 				erase->group = l->lv[k].at;
 			char c[FMT_BUF], d[FMT_BUF];
-			appendf(erase->evidence, sizeof(erase->evidence),
+			fmt_append(erase->evidence, sizeof(erase->evidence),
 				"%sallocation group: a further step at %s (diff %s over %s), above the "
 				"largest erase block (%s)", erase->evidence[0] ? "; " : "",
 				fmt_size(a, l->lv[k].at), fmt_time(b, (int64_t)l->lv[k].h),
@@ -343,7 +343,7 @@ void align_name_levels(const struct align_ladder *l, struct size_estimate *erase
  * reads a level two rows wide as "below"); the erase size stays the step
  * search's, and an undecided rise in the erase-block range is a low one.
  */
-void align_name_lower_levels(const struct align_ladder *l, struct size_estimate *erase,
+void analyze_align_name_lower_levels(const struct align_ladder *l, struct size_estimate *erase,
 			     struct size_estimate *page)
 {
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
@@ -355,11 +355,11 @@ void align_name_lower_levels(const struct align_ladder *l, struct size_estimate 
 			    lower.conf < page->conf))
 		*page = lower;
 	if (erase->bytes || !l->unsure_at || l->unsure_at < ERASE_MIN || l->unsure_at > ERASE_MAX ||
-	    !is_erase_candidate(l->unsure_at))
+	    !units_is_erase_candidate(l->unsure_at))
 		return;
 	erase->bytes = l->unsure_at;
 	erase->conf = CONF_LOW;
-	appendf(erase->evidence, sizeof(erase->evidence),
+	fmt_append(erase->evidence, sizeof(erase->evidence),
 		"%sa rise from %s: diff %s over %s (%.1fx the scatter), too small against the "
 		"noise to be sure", erase->evidence[0] ? "; " : "", fmt_size(a, l->unsure_at),
 		fmt_time(b, (int64_t)(l->unsure_below + l->unsure_rise)),

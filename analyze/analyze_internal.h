@@ -8,9 +8,9 @@
 #include "analyze/analyze.h"
 
 /* small statistics (analyze/analyze.c) */
-double median(const double *v, int n);
+double analyze_median(const double *v, int n);
 /* Robust standard deviation: 1.4826 * median absolute deviation. */
-double robust_sigma(const double *v, int n);
+double analyze_robust_sigma(const double *v, int n);
 
 /* one good -a row */
 struct pt {
@@ -21,7 +21,7 @@ struct pt {
 };
 
 /* -a tables made at the original's places: the model fit (analyze/analyze_align_fit.c) */
-void fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase);
+void analyze_fit_original_pattern(const struct pt *p, int n, struct size_estimate *erase);
 
 /* -a tables read as a staircase of levels (analyze/analyze_align_levels.c) */
 #define ALIGN_MAX_LEVELS 8
@@ -44,12 +44,12 @@ struct align_ladder {
 	int sure;
 };
 /* true when the table is a clean staircase; read: a typical plain read (ns), 0 unknown */
-bool align_ladder(const struct pt *p, int n, double read, struct align_ladder *l);
+bool analyze_align_ladder(const struct pt *p, int n, double read, struct align_ladder *l);
 /* page, multi-plane, erase block and allocation groups from a clean staircase */
-void align_name_levels(const struct align_ladder *l, struct size_estimate *erase,
+void analyze_align_name_levels(const struct align_ladder *l, struct size_estimate *erase,
 		       struct size_estimate *page);
 /* a staircase with sure lower levels (sure >= 2): page and multi-plane from it */
-void align_name_lower_levels(const struct align_ladder *l, struct size_estimate *erase,
+void analyze_align_name_lower_levels(const struct align_ladder *l, struct size_estimate *erase,
 			     struct size_estimate *page);
 
 #endif

@@ -144,7 +144,7 @@ static double median_rate_ratio(const struct rate_result *a, const struct rate_r
 				v[n++] = rb->rate[0] / ra->rate[0];
 		}
 	}
-	return n ? median(v, n) : 0;
+	return n ? analyze_median(v, n) : 0;
 }
 
 double analyze_open_au_gain(const struct rate_result *smaller_e, const struct rate_result *bigger_e,
@@ -174,11 +174,11 @@ static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs
 	for (int i = 0; i < count; i++) {
 		if (v[i] != want)
 			continue;
-		appendf(ev, n, "%s%lld", any ? "," : label, nrs[i]);
+		fmt_append(ev, n, "%s%lld", any ? "," : label, nrs[i]);
 		any = true;
 	}
 	if (any)
-		appendf(ev, n, "; ");
+		fmt_append(ev, n, "; ");
 }
 
 /* The --open-au runs by N, ascending; runs with the same N merged. */
@@ -271,13 +271,13 @@ static void count_without_collapse(const struct series *s, struct count_estimate
 			unclear = true;
 	}
 	if (last_hold < 0) {
-		appendf(out->evidence, sizeof(out->evidence), "no clear run");
+		fmt_append(out->evidence, sizeof(out->evidence), "no clear run");
 		return;
 	}
 	out->n = (int)s->un[last_hold];
 	out->at_least = true;
 	out->conf = unclear ? CONF_MEDIUM : CONF_HIGH;
-	appendf(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
+	fmt_append(out->evidence, sizeof(out->evidence), "no collapse seen up to N=%lld",
 		s->un[last_hold]);
 }
 
@@ -304,7 +304,7 @@ static void count_below_collapse(const struct series *s, int fc, struct count_es
 	 */
 	if (s->un[fc] == 1 && !s->first_run[fc]->random) {
 		out->conf = CONF_LOW;
-		appendf(out->evidence, sizeof(out->evidence),
+		fmt_append(out->evidence, sizeof(out->evidence),
 			"a linear collapse at N=1 is not physical: the erase size may be larger, "
 			"or the run was disturbed; rerun with twice the --erasesize; ");
 	} else if (s->un[fc] == 1)
@@ -325,11 +325,11 @@ static void describe_collapse(const struct series *s, int fc, int relative,
 	char a[FMT_BUF], b[FMT_BUF];
 	const struct run_look *l = &s->looks[fc];
 	if (fc == relative)
-		appendf(out->evidence, sizeof(out->evidence),
+		fmt_append(out->evidence, sizeof(out->evidence),
 			"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
 			s->un[fc], s->un[fc - 1]);
 	else
-		appendf(out->evidence, sizeof(out->evidence),
+		fmt_append(out->evidence, sizeof(out->evidence),
 			"at N=%lld, %s writes take %s each (%.0f%% of rewriting an erase block)",
 			s->un[fc], fmt_size(a, l->at),
 			fmt_time(b, (int64_t)(l->time_per_write * 1e9)), 100 * l->gc_fraction);
@@ -343,7 +343,7 @@ static void note_second_limit(const struct series *s, int fc, uint64_t pagesize_
 		double g = median_rate_ratio(s->first_run[i], s->first_run[fc], pagesize_hint,
 					     s->first_run[fc]->erasesize / 2);
 		if (s->uv[i] == RUN_COLLAPSED && g >= 1.5) {
-			appendf(out->evidence, sizeof(out->evidence),
+			fmt_append(out->evidence, sizeof(out->evidence),
 				"; N=%lld is %.1fx slower than N=%lld", s->un[i], g, s->un[i - 1]);
 			if (out->conf > CONF_MEDIUM)
 				out->conf = CONF_MEDIUM;
@@ -362,7 +362,7 @@ static void count_from_collapse(const struct series *s, int fc, int relative,
 	describe_collapse(s, fc, relative, out);
 	if (holds_above) {
 		out->conf = CONF_LOW;
-		appendf(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
+		fmt_append(out->evidence, sizeof(out->evidence), "; holds again at a larger N");
 	}
 	note_second_limit(s, fc, pagesize_hint, out);
 }
@@ -377,7 +377,7 @@ static void note_slowdown_between_holds(const struct series *s, uint64_t pagesiz
 		double g = median_rate_ratio(s->first_run[i], s->first_run[i - 1], pagesize_hint,
 					     s->first_run[i - 1]->erasesize / 2);
 		if (g >= 1.25) {
-			appendf(out->evidence, sizeof(out->evidence),
+			fmt_append(out->evidence, sizeof(out->evidence),
 				"; small writes %.0f%% slower from N=%lld to N=%lld", 100 * (1 - 1 / g),
 				s->un[i - 1], s->un[i]);
 			break;
@@ -447,9 +447,9 @@ static double fat_split(const struct rate_row *const *rows, int n, int ncols, in
 			rest_max = fmax(rest_max, rows[i]->rate[c]);
 		}
 		wins += lead >= 1.05 * rest_max;
-		ratio[i] = lead / median(rest, ncols - k);
+		ratio[i] = lead / analyze_median(rest, ncols - k);
 	}
-	*speedup = median(ratio, n);
+	*speedup = analyze_median(ratio, n);
 	return (double)wins / n;
 }
 
@@ -485,7 +485,7 @@ static double column_scatter(const struct rate_row *const *rows, int n, int ncol
 		}
 		v[i] = hi > 0 ? (hi - lo) / hi : 0;
 	}
-	return n ? median(v, n) : 0;
+	return n ? analyze_median(v, n) : 0;
 }
 
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)

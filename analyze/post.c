@@ -78,7 +78,7 @@ static void command_append(struct ctx *c, const char *t)
 	size_t n = strlen(c->command);
 	if (n + 2 >= sizeof(c->command))
 		return;
-	appendf(c->command, sizeof(c->command), "%s%s", n ? " " : "", t);
+	fmt_append(c->command, sizeof(c->command), "%s%s", n ? " " : "", t);
 	c->command_tokens++;
 }
 
@@ -661,7 +661,7 @@ static int read_align_row(char **tok, int i, int n, struct align_row *row, int *
 	*usable = true;
 	uint64_t align;
 	if (i + 1 >= n || strcmp(tok[i], "align") != 0 || post_eval_size(tok[i + 1], &align) ||
-	    !is_numeric_token(tok[i + 1]) || align == 0)
+	    !post_is_numeric_token(tok[i + 1]) || align == 0)
 		return 0;
 	memset(row, 0, sizeof(*row));
 	row->align = align;
@@ -950,7 +950,7 @@ int post_parse(const char *text, size_t len, struct post *out)
 	if (!buf)
 		return -1;
 	memcpy(buf, text, len);
-	int rc = split_raw(buf, len, &raw) || join_tokens(&raw, &tok) ? -1 : 0;
+	int rc = post_split_raw(buf, len, &raw) || post_join_tokens(&raw, &tok) ? -1 : 0;
 	if (rc == 0) {
 		out->junk_stripped = tok.junk;
 		parse_tokens(&ps, tok.v, tok.n);
@@ -958,8 +958,8 @@ int post_parse(const char *text, size_t len, struct post *out)
 		if (ps.oom)
 			rc = -1;
 	}
-	toks_free(&raw);
-	toks_free(&tok);
+	post_toks_free(&raw);
+	post_toks_free(&tok);
 	free(buf);
 	if (rc) {
 		finish_run(&ps);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* a whole token that is a plain decimal number (analyze/post_values.c) */
-bool is_numeric_token(const char *s);
+bool post_is_numeric_token(const char *s);
 
 /* ---------- tokens (analyze/post_tokens.c) ---------- */
 
@@ -26,13 +26,13 @@ struct toks {
  * Splits buf (len bytes, writable, one spare byte at the end) in place;
  * terminal escape sequences (ESC [ ... X) are blanked and counted in out->junk.
  */
-int split_raw(char *buf, size_t len, struct toks *out);
+int post_split_raw(char *buf, size_t len, struct toks *out);
 /*
  * Repairs what mail clients did to commands (split or glued options, $[...]
  * split at spaces) and drops junk before rows: caret escapes (^[[A, ^N; not
  * ^C, an interrupt), quotes (>), gist table bars (|), counted in out->junk.
  */
-int join_tokens(const struct toks *raw, struct toks *out);
-void toks_free(struct toks *t);
+int post_join_tokens(const struct toks *raw, struct toks *out);
+void post_toks_free(struct toks *t);
 
 #endif

@@ -49,7 +49,7 @@ static int toks_push_copy(struct toks *t, const char *s, size_t len)
 	return toks_push_ref(t, c);
 }
 
-void toks_free(struct toks *t)
+void post_toks_free(struct toks *t)
 {
 	for (int i = 0; i < t->nowned; i++)
 		free(t->owned[i]);
@@ -80,7 +80,7 @@ static void blank_escapes(char *buf, size_t len, int *count)
 	}
 }
 
-int split_raw(char *buf, size_t len, struct toks *out)
+int post_split_raw(char *buf, size_t len, struct toks *out)
 {
 	size_t i = 0;
 	buf[len] = 0;
@@ -145,7 +145,7 @@ static size_t junk_prefix(const char *t)
  * spaces, "-- open-au-nr=2" and "--open- au-nr=1" split, two options glued;
  * drops junk before rows (junk_prefix) and table bars after a cell.
  */
-int join_tokens(const struct toks *raw, struct toks *out)
+int post_join_tokens(const struct toks *raw, struct toks *out)
 {
 	char buf[TOK_MAX * 2];
 	out->junk = raw->junk;

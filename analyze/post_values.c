@@ -51,7 +51,7 @@ static int leading_number(const char *s, double *v, const char **end)
 	return 0;
 }
 
-bool is_numeric_token(const char *s)
+bool post_is_numeric_token(const char *s)
 {
 	double v;
 	const char *end;

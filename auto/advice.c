@@ -93,8 +93,8 @@ void advice_make(const struct autostate *s, struct advice *a)
 	memset(a, 0, sizeof(*a));
 	unsigned long long pref = identity_preferred_erase_size(s->id);
 	a->au_known = s->erase.bytes && s->erase.conf >= CONF_MEDIUM;
-	a->au = a->au_known ? s->erase.bytes : is_erase_candidate(pref) ? pref : FALLBACK_ERASE;
-	a->au_source = a->au_known ? "measured" : is_erase_candidate(pref) ? "sysfs preferred_erase_size"
+	a->au = a->au_known ? s->erase.bytes : units_is_erase_candidate(pref) ? pref : FALLBACK_ERASE;
+	a->au_source = a->au_known ? "measured" : units_is_erase_candidate(pref) ? "sysfs preferred_erase_size"
 									: "common default";
 	a->unit = a->au / gcd_u64(a->au, MIB) * MIB;	/* lcm(AU, 1 MiB): one rule, not two */
 	a->sector = s->d->lbs > SECTOR ? s->d->lbs : SECTOR;	/* sfdisk counts logical blocks */

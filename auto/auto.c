@@ -104,7 +104,7 @@ static void recheck_bigger_erase(struct autostate *s)
 	if (auto_replicas(s, 1, false) && auto_combined_verdict(s, 1, false, NULL) == RUN_HOLDS) {
 		char a[FMT_BUF], b[FMT_BUF];
 		size_t len = strlen(s->erase.evidence);
-		appendf(s->erase.evidence, sizeof(s->erase.evidence),
+		fmt_append(s->erase.evidence, sizeof(s->erase.evidence),
 			 "%sat %s one erase block collapsed under linear writes (not physical); at %s "
 			 "it holds", len ? "; " : "", fmt_size(a, e), fmt_size(b, 2 * e));
 		s->erase.bytes = 2 * e;
@@ -237,7 +237,7 @@ static void run_write_phase(struct autostate *s)
 	if (s->map_unit) {
 		char u[FMT_BUF];
 		size_t len = strlen(s->rnd.evidence);
-		appendf(s->rnd.evidence, sizeof(s->rnd.evidence),
+		fmt_append(s->rnd.evidence, sizeof(s->rnd.evidence),
 			 "%srandom writes keep up with linear ones from %s up (a %s mapping unit); "
 			 "counted with writes of that size", len ? "; " : "", fmt_size(u, s->map_unit), u);
 	}

@@ -120,7 +120,7 @@ static void limit_by_agreement(struct size_estimate *est, int agree, int runs, c
 		return;
 	est->conf = cap;
 	size_t len = strlen(est->evidence);
-	appendf(est->evidence, sizeof(est->evidence), "%sthe %s stands with %d of the %d -a runs "
+	fmt_append(est->evidence, sizeof(est->evidence), "%sthe %s stands with %d of the %d -a runs "
 		"left out in turn", len ? "; " : "", what, agree, runs);
 }
 
@@ -180,7 +180,7 @@ static void limit_page_by_noise(struct autostate *s)
 		return;
 	s->page.conf = CONF_MEDIUM;
 	size_t len = strlen(s->page.evidence);
-	appendf(s->page.evidence, sizeof(s->page.evidence), "%sthe rows around %s scatter over the "
+	fmt_append(s->page.evidence, sizeof(s->page.evidence), "%sthe rows around %s scatter over the "
 		"runs by %s, a quarter of its step or more: a level half as high could hide below it",
 		len ? "; " : "", fmt_size(b, s->page.bytes), fmt_time(t, (int64_t)noise));
 }
@@ -227,7 +227,7 @@ static void limit_page_by_lower_level(struct autostate *s)
 			continue;
 		s->page.conf = CONF_LOW;
 		size_t len = strlen(s->page.evidence);
-		appendf(s->page.evidence, sizeof(s->page.evidence), "%sbut the %s row stands %.0f%% of "
+		fmt_append(s->page.evidence, sizeof(s->page.evidence), "%sbut the %s row stands %.0f%% of "
 			"the step above the floor: the page may be that small", len ? "; " : "",
 			fmt_size(b, at[i]), 100 * (below[i] - floor) / step);
 		return;

@@ -128,7 +128,7 @@ static void limit_fat_by_page(struct autostate *s)
 	if (s->fatest.conf > cap) {
 		size_t len = strlen(s->fatest.evidence);
 		s->fatest.conf = cap;
-		appendf(s->fatest.evidence, sizeof(s->fatest.evidence), "%sthe page is not sure, so "
+		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%sthe page is not sure, so "
 			"the rows may be many pages, where a FAT area saves little", len ? "; " : "");
 	}
 }
@@ -180,7 +180,7 @@ void auto_run_find_fat(struct autostate *s)
 	if (agree < 2 && s->fatest.conf > CONF_LOW) {
 		size_t len = strlen(s->fatest.evidence);
 		s->fatest.conf = CONF_LOW;
-		appendf(s->fatest.evidence, sizeof(s->fatest.evidence), "%s%d of %d --find-fat runs read "
+		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%s%d of %d --find-fat runs read "
 			"on their own agree", len ? "; " : "", agree, s->nfat);
 	} else if (agree < s->nfat && s->fatest.conf > CONF_MEDIUM) {
 		s->fatest.conf = CONF_MEDIUM;

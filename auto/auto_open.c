@@ -136,7 +136,7 @@ static void *settle_buffer(uint64_t chunk)
 {
 	void *buf = dev_alloc_buffer(chunk);
 	if (buf)
-		fill_pattern(buf, chunk, PAT_5A, 0);
+		dev_fill_pattern(buf, chunk, PAT_5A, 0);
 	return buf;
 }
 

@@ -147,7 +147,7 @@ static void print_count_estimate(FILE *f, const char *what, const struct count_e
 {
 	if (c->n > 0 || c->conf > CONF_NONE)
 		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
-			confidence_name(c->conf));
+			results_confidence_name(c->conf));
 	else
 		fprintf(f, "  %-22s unknown\n", what);
 	if (verbose && c->evidence[0])
@@ -160,11 +160,11 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbo
 
 	if (e->aus > 0)
 		fprintf(f, "  %-22s %d erase block%s, %s at the start (%s confidence)\n", "FAT-optimised area",
-			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), confidence_name(e->conf));
+			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), results_confidence_name(e->conf));
 	else if (e->conf == CONF_NONE)
 		fprintf(f, "  %-22s unknown\n", "FAT-optimised area");
 	else
-		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", confidence_name(e->conf));
+		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", results_confidence_name(e->conf));
 	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
@@ -205,7 +205,7 @@ static void print_raw(FILE *f, const struct autostate *s)
 			rep++;
 			fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s",
 				dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
-				r->r.offset, r->random ? " --random" : "", collapse_name(r->verdict));
+				r->r.offset, r->random ? " --random" : "", results_collapse_name(r->verdict));
 			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
 				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
 			if (reps > 1)
@@ -361,7 +361,7 @@ static void json_write_phase(struct jw *w, const struct autostate *s)
 		jw_object_begin(w, NULL);
 		jw_int(w, "nr", r->nr);
 		jw_bool(w, "random", r->random);
-		jw_string(w, "verdict", collapse_name(r->verdict));
+		jw_string(w, "verdict", results_collapse_name(r->verdict));
 		jw_bool(w, "stopped_early", r->stopped_early);
 		jw_bool(w, "cut_by_max_write", r->cut_by_cap);
 		jw_bool(w, "reference", r->reference);
@@ -468,7 +468,7 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	json_envelope(&w, "auto");
 	struct dev_facts facts;
 
-	dev_facts_fill(&facts, s->d);
+	measure_dev_facts_fill(&facts, s->d);
 	json_device_facts(&w, &facts, dev);
 	identity_json(&w, "identity", s->id);
 	if (s->have_cap) {

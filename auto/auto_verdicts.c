@@ -410,7 +410,7 @@ void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *
 	if (c->conf > cap) {
 		c->conf = cap;
 		size_t len = strlen(c->evidence);
-		appendf(c->evidence, sizeof(c->evidence), "%s%s", len ? "; " : "", why);
+		fmt_append(c->evidence, sizeof(c->evidence), "%s%s", len ? "; " : "", why);
 	}
 }
 
@@ -420,11 +420,11 @@ static void describe_point(char *ev, size_t n, const struct autostate *s, long l
 	double r[2];
 	enum collapse v = auto_combined_verdict(s, nr, random, r);
 	int reps = auto_replicas(s, nr, random), agree = auto_agreeing(s, nr, random);
-	appendf(ev, n, "N=%lld %s in %d of %d run%s", nr,
+	fmt_append(ev, n, "N=%lld %s in %d of %d run%s", nr,
 		v == RUN_HOLDS ? "held" : v == RUN_COLLAPSED ? "collapsed" : "was unclear",
 		agree, reps, reps == 1 ? "" : "s");
 	if (r[0] > 0)
-		appendf(ev, n, " (best rows at %.0f%%, %.0f%% of %s)", 100 * r[0], 100 * r[1],
+		fmt_append(ev, n, " (best rows at %.0f%%, %.0f%% of %s)", 100 * r[0], 100 * r[1],
 			!random ? "one erase block" : nr == 1 ? "linear writes" : "random writes to one block");
 }
 
@@ -569,7 +569,7 @@ static void count_from_runs(struct autostate *s, bool random, struct count_estim
 	if (b.hold)
 		describe_point(out->evidence, sizeof(out->evidence), s, b.hold, random);
 	if (b.collapse) {
-		appendf(out->evidence, sizeof(out->evidence), "%s", b.hold ? "; " : "");
+		fmt_append(out->evidence, sizeof(out->evidence), "%s", b.hold ? "; " : "");
 		describe_point(out->evidence, sizeof(out->evidence), s, b.collapse, random);
 	}
 	if (out->at_least) {
@@ -578,14 +578,14 @@ static void count_from_runs(struct autostate *s, bool random, struct count_estim
 	}
 	if (!random && b.collapse == 1) {
 		out->conf = CONF_LOW;
-		appendf(out->evidence, sizeof(out->evidence),
+		fmt_append(out->evidence, sizeof(out->evidence),
 			"; a linear collapse at N=1 is not physical: the erase size may be larger, "
 			"or the run was disturbed");
 		return;
 	}
 	if (b.collapse != b.hold + 1) {
 		out->conf = CONF_LOW;
-		appendf(out->evidence, sizeof(out->evidence), "; N=%lld..%lld not measured",
+		fmt_append(out->evidence, sizeof(out->evidence), "; N=%lld..%lld not measured",
 			b.hold + 1, b.collapse - 1);
 		return;
 	}
@@ -596,7 +596,7 @@ static void count_from_runs(struct autostate *s, bool random, struct count_estim
 		snprintf(why, sizeof(why), "a larger N held again");
 	}
 	if (why[0])
-		appendf(out->evidence, sizeof(out->evidence), "; %s", why);
+		fmt_append(out->evidence, sizeof(out->evidence), "; %s", why);
 }
 
 static void note_settles(const struct autostate *s, struct count_estimate *out)
@@ -609,7 +609,7 @@ static void note_settles(const struct autostate *s, struct count_estimate *out)
 		quiet += s->settles[i].quiet;
 	}
 	if (s->nsettles)
-		appendf(out->evidence, sizeof(out->evidence),
+		fmt_append(out->evidence, sizeof(out->evidence),
 			"; each run after a collapse started from a settled card (%d settle pass%s, %s "
 			"written in order in a block of its own, %d ending at a steady rate)",
 			s->nsettles, s->nsettles == 1 ? "" : "es", fmt_size(b, bytes), quiet);
@@ -632,7 +632,7 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 		out->conf = conf_min(bound->conf, deciding_conf(s, true, out->n, 0, why, sizeof(why)));
 		(void)p;
 		limit_random_rows(s, random, out, why, sizeof(why));
-		appendf(out->evidence, sizeof(out->evidence), "; no more than the linear limit%s%s",
+		fmt_append(out->evidence, sizeof(out->evidence), "; no more than the linear limit%s%s",
 			why[0] ? ": " : "", why);
 	}
 	if (out->at_least)

@@ -134,7 +134,7 @@ static int transfer_all(int fd, char *p, uint64_t len, uint64_t off, bool write,
 	return 0;
 }
 
-int fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
+int dev_fd_transfer(int fd, void *buf, uint64_t len, uint64_t off, bool write)
 {
 	return transfer_all(fd, buf, len, off, write, 0);
 }
@@ -144,7 +144,7 @@ static int file_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, b
 			 int64_t *ns)
 {
 	int64_t t0 = now_ns();
-	int r = fd_transfer(d->fd, buf, len, off, write);
+	int r = dev_fd_transfer(d->fd, buf, len, off, write);
 	*ns = now_ns() - t0;
 	return r;
 }
@@ -178,7 +178,7 @@ static int file_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns)
 
 static int file_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
 {
-	return fd_transfer(d->fd, buf, len, off, write);
+	return dev_fd_transfer(d->fd, buf, len, off, write);
 }
 
 /* Something that tells this device from another of the same size; "" if nothing. */
@@ -222,7 +222,7 @@ static void file_identity(const struct dev *d, char *out, size_t n)
 	unsigned long long start;
 	if (f) {
 		if (fscanf(f, "%llu", &start) == 1)
-			appendf(out, n, " start:%llu", start);
+			fmt_append(out, n, " start:%llu", start);
 		fclose(f);
 	}
 }

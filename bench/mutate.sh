@@ -83,7 +83,7 @@ m dev-refuses-a-range-past-the-end device dev.c \
 	'return len && off <= d->size && len <= d->size - off &&' 'return len && off <= d->size &&' \
 	'test_dev'
 m file-bracket-holds-only-the-io device backends/dev_file.c \
-	'int r = fd_transfer(d->fd, buf, len, off, write);' 'int r = (fsync(d->fd), fd_transfer(d->fd, buf, len, off, write));' \
+	'int r = dev_fd_transfer(d->fd, buf, len, off, write);' 'int r = (fsync(d->fd), dev_fd_transfer(d->fd, buf, len, off, write));' \
 	'test_timing_bracket' ci
 m file-discard-punches-the-range device backends/dev_file.c \
 	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0)' \
@@ -109,8 +109,8 @@ m a-damaged-backup-is-not-written-back safety safety/preserve.c \
 	'if (0 && pv.backup_fd >= 0 && (r = backup_verify_data(pv.backup_fd, &pv.meta, pv.chunk)) != 0) {' \
 	'a-backup-damaged-during-the-run-is-not-written-back'
 m a-usage-error-names-the-option safety flashbench.c \
-	'usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",' \
-	'usage_error("%.0s%.0s%.0s--%s %s", option_name(c), *o->given[c] ? "=" : "",' \
+	'run_usage_error("--%s%s%s: --%s %s", option_name(c), *o->given[c] ? "=" : "",' \
+	'run_usage_error("%.0s%.0s%.0s--%s %s", option_name(c), *o->given[c] ? "=" : "",' \
 	'capacity-bad-input-is-one-line-exit-2-and-no-io' ci
 
 # ---- analysis (analyze/*) ----

@@ -688,7 +688,7 @@ void capacity_json_report(FILE *f, const struct dev *d, const char *device,
 	json_envelope(&w, "capacity");
 	struct dev_facts facts;
 
-	dev_facts_fill(&facts, d);
+	measure_dev_facts_fill(&facts, d);
 	json_device_facts(&w, &facts, device);
 	jw_string(&w, "summary", line);
 	capacity_json(&w, "capacity", r);

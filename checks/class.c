@@ -69,7 +69,7 @@ static void read_card(struct dev *d, const char *sysfs_root, struct class_card *
 	struct sd_ssr s;
 
 	memset(c, 0, sizeof *c);
-	if (!identity_card_ssr(d, sysfs_root, hex, sizeof hex) || ssr_decode(hex, &s) < 0)
+	if (!identity_card_ssr(d, sysfs_root, hex, sizeof hex) || sd_ssr_decode(hex, &s) < 0)
 		return;
 	c->visible = true;
 	c->marks.speed = speed_class_of(s.speed_class);
@@ -124,7 +124,7 @@ static uint64_t round_up(uint64_t x, uint64_t unit)
 
 static bool usable_erase(const struct dev *d, uint64_t es)
 {
-	return es && es % d->lbs == 0 && is_erase_candidate(es);
+	return es && es % d->lbs == 0 && units_is_erase_candidate(es);
 }
 
 /* No --erasesize and nothing the card or sysfs say: -a, read-only, as the alignment test. */
@@ -152,7 +152,7 @@ static int measure_erase(struct dev *d, struct class_plan *p, char *err, size_t 
 	if (erase.bytes && erase.conf >= CONF_LOW && usable_erase(d, erase.bytes)) {
 		p->erasesize = erase.bytes;
 		snprintf(p->erase_source, sizeof p->erase_source, "measured by -a, %s confidence",
-			 confidence_name(erase.conf));
+			 results_confidence_name(erase.conf));
 	} else {
 		p->erasesize = FALLBACK_ERASE;
 		snprintf(p->erase_source, sizeof p->erase_source,
@@ -573,7 +573,7 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	fill_pattern(x.qbuf, qlen, PAT_RANDOM, 0x9e3779b9);
+	dev_fill_pattern(x.qbuf, qlen, PAT_RANDOM, 0x9e3779b9);
 	x.vm.on_read_error = x.vm.on_write_error = VM_ERR_STOP;
 	if (preserve_save(d, &area, 1, o->backup, err, n) < 0) {
 		vm_ctx_free(&x.vm);

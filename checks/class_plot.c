@@ -75,11 +75,11 @@ static void add_promises(struct plot *p, const struct class_result *r, bool rand
 				for (int b = 0; b < r->claims[a].nreq; b++)
 					if (r->claims[a].req[b].metric == q->metric &&
 					    r->claims[a].req[b].promised == q->promised)
-						appendf(name, sizeof name, "%s ", r->claims[a].name);
+						fmt_append(name, sizeof name, "%s ", r->claims[a].name);
 			if (q->metric == CM_SEQ_WRITE)
-				appendf(name, sizeof name, "promise: %s", fmt_rate(v, q->promised));
+				fmt_append(name, sizeof name, "promise: %s", fmt_rate(v, q->promised));
 			else
-				appendf(name, sizeof name, "promise: %.0f %s IOPS", q->promised,
+				fmt_append(name, sizeof name, "promise: %.0f %s IOPS", q->promised,
 					q->metric == CM_RAND_READ ? "read" : "write");
 			struct series *s = new_series(p, name);
 			if (!s)
@@ -113,7 +113,7 @@ static char *chart_text(struct chart *c, int *w, int *h)
 
 	if (!m)
 		return NULL;
-	chart_write(m, c);
+	svg_chart_write(m, c);
 	fclose(m);
 	char *svg = buf ? strstr(buf, "<svg") : NULL;
 	if (!svg || sscanf(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",

@@ -80,7 +80,7 @@ void class_summary(char *buf, size_t n, const struct class_result *r)
 	}
 	snprintf(buf, n, "%s: ", class_verdict_name(r->verdict));
 	if (r->verdict == CV_MET)
-		appendf(buf, n, "every claim kept:");
+		fmt_append(buf, n, "every claim kept:");
 	int first = 1;
 	for (int i = 0; i < r->nclaims; i++) {
 		const struct class_claim *c = &r->claims[i];
@@ -88,7 +88,7 @@ void class_summary(char *buf, size_t n, const struct class_result *r)
 		if (c->verdict != r->verdict)
 			continue;
 		if (r->verdict == CV_MET) {
-			appendf(buf, n, "%s %s %+.0f%%", first ? "" : ",", c->name, c->margin * 100);
+			fmt_append(buf, n, "%s %s %+.0f%%", first ? "" : ",", c->name, c->margin * 100);
 			first = 0;
 			continue;
 		}
@@ -96,11 +96,11 @@ void class_summary(char *buf, size_t n, const struct class_result *r)
 			seen = seen || (r->claims[j].verdict == c->verdict && !strcmp(r->claims[j].why, c->why));
 		if (seen)
 			continue;
-		appendf(buf, n, "%s%s", first ? "" : "; ", c->name);
+		fmt_append(buf, n, "%s%s", first ? "" : "; ", c->name);
 		for (int j = i + 1; j < r->nclaims; j++)
 			if (r->claims[j].verdict == c->verdict && !strcmp(r->claims[j].why, c->why))
-				appendf(buf, n, ", %s", r->claims[j].name);
-		appendf(buf, n, ": %s", c->why);
+				fmt_append(buf, n, ", %s", r->claims[j].name);
+		fmt_append(buf, n, ": %s", c->why);
 		first = 0;
 	}
 	const char *sep = "; ";
@@ -108,7 +108,7 @@ void class_summary(char *buf, size_t n, const struct class_result *r)
 		const struct class_claim *c = &r->claims[i];
 		if (c->verdict == r->verdict)
 			continue;
-		appendf(buf, n, "%s%s %s", sep, c->name, class_verdict_name(c->verdict));
+		fmt_append(buf, n, "%s%s %s", sep, c->name, class_verdict_name(c->verdict));
 		sep = ", ";
 	}
 }
@@ -402,7 +402,7 @@ void class_json_report(FILE *f, const struct dev *d, const char *device,
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
 	json_envelope(&w, "class");
-	dev_facts_fill(&facts, d);
+	measure_dev_facts_fill(&facts, d);
 	json_device_facts(&w, &facts, device);
 	jw_string(&w, "summary", line);
 	class_json(&w, "class", r);

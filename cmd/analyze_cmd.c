@@ -173,12 +173,12 @@ static void cross_check_erase(struct card *c)
 	char s1[FMT_BUF], s2[FMT_BUF];
 	size_t n = strlen(c->erase.evidence);
 	if (c->erase.bytes >= best) {
-		appendf(c->erase.evidence, sizeof(c->erase.evidence),
+		fmt_append(c->erase.evidence, sizeof(c->erase.evidence),
 			 "; --open-au agrees: %.1fx faster at %s than at %s", best_gain,
 			 fmt_size(s1, best), fmt_size(s2, from));
 		return;
 	}
-	appendf(c->erase.evidence, sizeof(c->erase.evidence),
+	fmt_append(c->erase.evidence, sizeof(c->erase.evidence),
 		 "%s--open-au is %.1fx faster at %s than at %s: erase size at least %s",
 		 n ? "; " : "", best_gain, fmt_size(s1, best),
 		 fmt_size(s2, from), s1);
@@ -269,7 +269,7 @@ static void compare_random_with_linear(struct card *c)
 			r->est.n = 0;
 			r->est.at_least = false;
 			r->est.conf = CONF_MEDIUM;
-			appendf(r->est.evidence, sizeof(r->est.evidence),
+			fmt_append(r->est.evidence, sizeof(r->est.evidence),
 				 "; with one erase block, random %s writes run at %.0f%% of linear ones",
 				 fmt_size(b, bs), 100 * ratio);
 			break;
@@ -293,7 +293,7 @@ static void bound_random_by_linear(struct card *c)
 			r->est.at_least = false;
 			if (l->est.conf < r->est.conf)
 				r->est.conf = l->est.conf;
-			appendf(r->est.evidence, sizeof(r->est.evidence),
+			fmt_append(r->est.evidence, sizeof(r->est.evidence),
 				 "; no more than the %d open in linear mode", l->est.n);
 		}
 	}
@@ -312,7 +312,7 @@ static void check_suspicious_count(struct card *c)
 		const struct series *s = &c->series[i];
 		if (s->erasesize != c->erase.bytes || !s->est.at_least || s->est.n < 16)
 			continue;
-		appendf(c->erase.evidence, sizeof(c->erase.evidence),
+		fmt_append(c->erase.evidence, sizeof(c->erase.evidence),
 			 "; no open-AU limit up to N=%d at this size: the erase block may be larger",
 			 s->est.n);
 		if (c->erase.conf > CONF_MEDIUM)
@@ -375,7 +375,7 @@ static void build_card(struct card *c, const struct post *p, int first, int last
 		/* small erase blocks are collected cheaply: one block over the limit may not show */
 		if (s->random && s->erasesize <= SMALL_ERASE && s->est.conf > CONF_LOW) {
 			s->est.conf = CONF_LOW;
-			appendf(s->est.evidence, sizeof(s->est.evidence),
+			fmt_append(s->est.evidence, sizeof(s->est.evidence),
 				 "; small erase blocks are collected cheaply: one more random block may not show");
 		}
 	}
@@ -447,7 +447,7 @@ static void print_count(FILE *out, const struct series *s)
 		fprintf(out, "unknown\n");
 	else
 		fprintf(out, "%s%d (%s confidence)%s\n", e->at_least ? "at least " : "", e->n,
-			confidence_name(e->conf), random_none(s) ? ": " RANDOM_NONE : "");
+			results_confidence_name(e->conf), random_none(s) ? ": " RANDOM_NONE : "");
 	fprintf(out, "    %s\n", e->evidence);
 }
 
@@ -457,9 +457,9 @@ static void print_fat(FILE *out, const struct fat_estimate *f)
 	if (f->aus)
 		fprintf(out, "  FAT area: %d erase block%s, %s (%s confidence)\n", f->aus,
 			f->aus > 1 ? "s" : "", fmt_size(b, f->bytes),
-			confidence_name(f->conf));
+			results_confidence_name(f->conf));
 	else if (f->conf > CONF_NONE)
-		fprintf(out, "  FAT area: none (%s confidence)\n", confidence_name(f->conf));
+		fprintf(out, "  FAT area: none (%s confidence)\n", results_confidence_name(f->conf));
 	else
 		fprintf(out, "  FAT area: unknown\n");
 	fprintf(out, "    %s\n", f->evidence);
@@ -481,7 +481,7 @@ static void print_unnumbered(FILE *out, const struct card *c)
 			run->unknown_option[0] ? "unknown (option " : "not stated",
 			run->unknown_option, run->unknown_option[0] ? " not understood)" : "",
 			run_mode(run), fmt_size(b, r->erasesize),
-			collapse_name(analyze_open_au_run(r, page_hint(c))));
+			results_collapse_name(analyze_open_au_run(r, page_hint(c))));
 	}
 }
 
@@ -530,13 +530,13 @@ static void json_series(struct jw *w, const struct series *s, uint64_t page)
 	else
 		jw_null(w, "n");
 	jw_bool(w, "at_least", s->est.at_least);
-	jw_string(w, "confidence", confidence_name(s->est.conf));
+	jw_string(w, "confidence", results_confidence_name(s->est.conf));
 	jw_string(w, "evidence", s->est.evidence);
 	jw_array_begin(w, "runs");
 	for (int i = 0; i < s->nruns; i++) {
 		jw_object_begin(w, NULL);
 		jw_int(w, "nr", s->nrs[i]);
-		jw_string(w, "verdict", collapse_name(analyze_open_au_run(s->runs[i], page)));
+		jw_string(w, "verdict", results_collapse_name(analyze_open_au_run(s->runs[i], page)));
 		jw_object_end(w);
 	}
 	jw_array_end(w);
@@ -583,7 +583,7 @@ static void print_card_json(struct jw *w, const struct card *c)
 			jw_string(w, "option_not_understood", run->unknown_option);
 		else
 			jw_null(w, "option_not_understood");
-		jw_string(w, "verdict", collapse_name(analyze_open_au_run(r, page_hint(c))));
+		jw_string(w, "verdict", results_collapse_name(analyze_open_au_run(r, page_hint(c))));
 		jw_object_end(w);
 	}
 	jw_array_end(w);
@@ -680,7 +680,7 @@ static void print_cards(const struct post *p, struct card *card, bool json, stru
 	}
 }
 
-int analyze_file(const char *path, bool json, FILE *out)
+int analyze_cmd_file(const char *path, bool json, FILE *out)
 {
 	const char *source = strcmp(path, "-") ? path : "stdin";
 	size_t len;

@@ -6,6 +6,6 @@
 #include <stdio.h>
 
 /* flashbench --analyze FILE ("-" = stdin): verdicts from saved output. Returns exit status. */
-int analyze_file(const char *path, bool json, FILE *out);
+int analyze_cmd_file(const char *path, bool json, FILE *out);
 
 #endif

@@ -43,14 +43,14 @@ struct options {
 
 /* The original's tests, in the order it ran them when given several. */
 #define NORIGINAL 6
-extern const enum action original_order[NORIGINAL];
+extern const enum action run_original_order[NORIGINAL];
 
 /* The options parsed so far, for the JSON document of an error. */
-extern const struct options *options_parsed;
+extern const struct options *run_options_parsed;
 
 /* "flashbench: message" on stderr; with --json also a document on stdout. */
-void __attribute__((noreturn)) fail_with(int status, const char *msg);
+void __attribute__((noreturn)) run_fail_with(int status, const char *msg);
 /* A usage error: the message, exit 2, no I/O. */
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void run_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif

@@ -27,11 +27,11 @@
 #include "lib/msg.h"
 #include "lib/units.h"
 
-const enum action original_order[NORIGINAL] = {
+const enum action run_original_order[NORIGINAL] = {
 	ACT_SCATTER, ACT_FIND_FAT, ACT_ALIGN, ACT_OPEN_AU, ACT_INTERVAL, ACT_PROGRAM,
 };
 
-const struct options *options_parsed;
+const struct options *run_options_parsed;
 
 /* The test a failure document names: none for several (refused with --json). */
 static const char *failed_test(const struct options *o)
@@ -40,16 +40,16 @@ static const char *failed_test(const struct options *o)
 }
 
 /* "flashbench: message" on stderr; with --json also a document on stdout. */
-void __attribute__((noreturn)) fail_with(int status, const char *msg)
+void __attribute__((noreturn)) run_fail_with(int status, const char *msg)
 {
 	warnx_fb("%s", msg);
 	if (json_requested())
-		json_error_document(stdout, failed_test(options_parsed),
-				    options_parsed ? options_parsed->device : NULL, msg);
+		json_error_document(stdout, failed_test(run_options_parsed),
+				    run_options_parsed ? run_options_parsed->device : NULL, msg);
 	exit(status);
 }
 
-void usage_error(const char *fmt, ...)
+void run_usage_error(const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -57,10 +57,10 @@ void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fail_with(EXIT_USAGE, msg);
+	run_fail_with(EXIT_USAGE, msg);
 }
 
-void report_verdict_compute(const struct report *rep, struct report_verdict *v)
+void run_report_verdict_compute(const struct report *rep, struct report_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	if (rep->align)
@@ -89,10 +89,10 @@ static bool test_writes(const struct options *o, enum action a)
 	}
 }
 
-bool action_writes(const struct options *o)
+bool run_action_writes(const struct options *o)
 {
 	for (int i = 0; i < NORIGINAL; i++)
-		if ((o->tests & 1u << original_order[i]) && test_writes(o, original_order[i]))
+		if ((o->tests & 1u << run_original_order[i]) && test_writes(o, run_original_order[i]))
 			return true;
 	return test_writes(o, o->action);
 }
@@ -121,24 +121,24 @@ static void explain_open_error(const char *path, int e, char *err, size_t n)
 static void open_device(struct dev *d, const struct options *o)
 {
 	char err[512];
-	bool writes = action_writes(o);
+	bool writes = run_action_writes(o);
 
 	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
-		fail_with(1, err);
+		run_fail_with(1, err);
 	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
 	if (r == -EBUSY && writes) {
 		safety_explain_busy(o->device, err, sizeof err);
-		fail_with(1, err);
+		run_fail_with(1, err);
 	}
 	if (r < 0) {
 		explain_open_error(o->device, -r, err, sizeof err);
-		fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+		run_fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
 	}
 	if (d->blockdev && d->size == 0) {
 		dev_close(d);
 		snprintf(err, sizeof err, "%s: size 0: no medium (an unattached loop device, or a card "
 			 "reader without a card?)", o->device);
-		fail_with(1, err);
+		run_fail_with(1, err);
 	}
 }
 
@@ -169,7 +169,7 @@ static void check_test(const struct dev *d, const struct options *o, enum action
 		break;
 	}
 	if (r < 0)
-		usage_error("%s", err);
+		run_usage_error("%s", err);
 }
 
 static void check_against_device(const struct dev *d, const struct options *o)
@@ -177,8 +177,8 @@ static void check_against_device(const struct dev *d, const struct options *o)
 	if (!o->tests)
 		check_test(d, o, o->action);
 	for (int i = 0; i < NORIGINAL; i++)
-		if (o->tests & 1u << original_order[i])
-			check_test(d, o, original_order[i]);
+		if (o->tests & 1u << run_original_order[i])
+			check_test(d, o, run_original_order[i]);
 }
 
 static int write_spans(const struct dev *d, const struct options *o, struct span *s, int max)
@@ -223,7 +223,7 @@ static FILE *open_output(const char *path, bool *created)
 		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 && errno == ENXIO) {
 		snprintf(msg, sizeof msg, "%s: a FIFO that nobody reads: start its reader first", path);
-		fail_with(1, msg);
+		run_fail_with(1, msg);
 	}
 	if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		close(fd);
@@ -232,7 +232,7 @@ static FILE *open_output(const char *path, bool *created)
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		snprintf(msg, sizeof msg, "%s: cannot open the output file: %s", path, strerror(errno));
-		fail_with(1, msg);
+		run_fail_with(1, msg);
 	}
 	return f;
 }
@@ -296,7 +296,7 @@ static void resolved_path(const char *path, char *out, size_t n)
  * Every output is a write path: -o, --plot, --backup and the standard
  * streams must not be the device under test or anything it rests on.
  */
-void check_outputs(const struct options *o)
+void run_check_outputs(const struct options *o)
 {
 	const char *paths[] = { o->out, o->plot, o->backup };
 	const char *names[] = { "out", "plot", "backup" };
@@ -308,11 +308,11 @@ void check_outputs(const struct options *o)
 			continue;
 		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
 		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
-			usage_error("%s", err);
+			run_usage_error("%s", err);
 		for (int j = 0; j < i; j++)
 			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
 			    other.st_ino == st.st_ino)
-				usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
+				run_usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
 	}
 	char a[PATH_MAX * 2], b[PATH_MAX * 2];
 	for (int i = 0; i < 3; i++) {
@@ -324,7 +324,7 @@ void check_outputs(const struct options *o)
 				continue;
 			resolved_path(paths[j], b, sizeof b);
 			if (strcmp(a, b) == 0)
-				usage_error("--%s=%s: the same file as --%s=%s", names[i], paths[i],
+				run_usage_error("--%s=%s: the same file as --%s=%s", names[i], paths[i],
 					    names[j], paths[j]);
 		}
 	}
@@ -334,7 +334,7 @@ void check_outputs(const struct options *o)
 			continue;
 		if (fd == 2)	/* not one byte more onto it: the message goes nowhere */
 			_exit(EXIT_USAGE);
-		usage_error("%s", err);
+		run_usage_error("%s", err);
 	}
 }
 
@@ -354,7 +354,7 @@ static int close_output(FILE *f, const char *path)
 }
 
 /* Every path ends here: output that never reached stdout (a full disk, --help >/dev/full) fails. */
-void check_stdout_at_exit(void)
+void run_check_stdout_at_exit(void)
 {
 	if (stdout_failed)
 		return;
@@ -509,7 +509,7 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 
 		snprintf(msg, sizeof msg, "--preserve: %s", err);
 		outputs_abandon(dst, o);
-		fail_with(1, msg);
+		run_fail_with(1, msg);
 	}
 	outputs_begin(dst, o);
 	memset(&res, 0, sizeof res);
@@ -530,8 +530,8 @@ static int run_test(struct dev *d, const struct options *o, struct outputs *dst)
 		preserve_account(d);
 		rep.restore = &restored;
 	}
-	dev_facts_fill(&facts, d);
-	report_verdict_compute(&rep, &verdict);
+	measure_dev_facts_fill(&facts, d);
+	run_report_verdict_compute(&rep, &verdict);
 	rep.verdict = &verdict;
 	struct identity *id = o->json ? identity_probe(d, "/sys") : NULL;
 	rep.identity = id;
@@ -577,7 +577,7 @@ static int run_capacity(struct dev *d, const struct options *o, struct outputs *
 static void check_class_options(const struct dev *d, const struct options *o)
 {
 	if (o->p.erasesize_set && (o->p.erasesize == 0 || o->p.erasesize % d->lbs))
-		usage_error("--erasesize=%s: must be a multiple of the logical block size (%u)",
+		run_usage_error("--erasesize=%s: must be a multiple of the logical block size (%u)",
 			    o->given['e'], d->lbs);
 }
 
@@ -595,18 +595,18 @@ static int run_class(struct dev *d, const struct options *o, struct outputs *dst
 	char err[4096] = "", line[sizeof err + 16];
 
 	if (!r)
-		fail_with(1, "--class: out of memory");
+		run_fail_with(1, "--class: out of memory");
 	check_class_options(d, o);
 	int rc = class_prepare(d, &co, r, err, sizeof err);
 	if (rc < 0) {
 		outputs_abandon(dst, o);
 		if (rc == -2)
-			usage_error("%s", err);
+			run_usage_error("%s", err);
 		if (vm_stop_requested) {
 			warnx_fb("--class: %s", err);
 			exit(safety_exit_status_for_signal());
 		}
-		fail_with(1, err);
+		run_fail_with(1, err);
 	}
 	if (r->nclaims) {
 		class_plan_line(line, sizeof line, d, r);
@@ -617,7 +617,7 @@ static int run_class(struct dev *d, const struct options *o, struct outputs *dst
 	if (rc < 0 && err[0]) {
 		snprintf(line, sizeof line, "--class: %s", err);
 		free(r);
-		fail_with(1, line);	/* nothing was written: saving the area failed */
+		run_fail_with(1, line);	/* nothing was written: saving the area failed */
 	}
 	int status = class_exit_status(r);
 	if (o->json)
@@ -642,9 +642,9 @@ static int run_original_tests(struct dev *d, struct options *o, struct outputs *
 	int status = 0;
 
 	for (int i = 0; i < NORIGINAL && !status; i++) {
-		if (!(o->tests & 1u << original_order[i]))
+		if (!(o->tests & 1u << run_original_order[i]))
 			continue;
-		o->action = original_order[i];
+		o->action = run_original_order[i];
 		status = run_test(d, o, dst);
 	}
 	if (close_output(dst->out, o->out) < 0 && !status)

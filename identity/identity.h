@@ -79,10 +79,10 @@ struct sd_ssr {
 };
 
 /* hex is the sysfs text (32/16/128 hex digits). 0, or -1 if malformed. */
-int cid_decode(const char *hex, bool mmc, struct card_cid *out);
-int csd_decode(const char *hex, bool mmc, struct card_csd *out);
-int scr_decode(const char *hex, struct sd_scr *out);
-int ssr_decode(const char *hex, struct sd_ssr *out);
+int sd_cid_decode(const char *hex, bool mmc, struct card_cid *out);
+int sd_csd_decode(const char *hex, bool mmc, struct card_csd *out);
+int sd_scr_decode(const char *hex, struct sd_scr *out);
+int sd_ssr_decode(const char *hex, struct sd_ssr *out);
 
 /*
  * The SD Status (128 hex digits) of the card behind d: an SD card's sysfs
@@ -93,9 +93,9 @@ int ssr_decode(const char *hex, struct sd_ssr *out);
 bool identity_card_ssr(const struct dev *d, const char *sysfs_root, char *hex, size_t n);
 
 /* "1.0x" ... "9.xx" */
-const char *scr_spec_version(const struct sd_scr *s);
+const char *sd_scr_spec_version(const struct sd_scr *s);
 /* Vendor for a manufacturer ID ("SanDisk"), NULL if not in the table;
  * *remark gets a caveat ("also claimed by counterfeits") or NULL. */
-const char *mid_vendor(unsigned int mid, bool mmc, const char **remark);
+const char *sd_mid_vendor(unsigned int mid, bool mmc, const char **remark);
 
 #endif

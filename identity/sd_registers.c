@@ -51,7 +51,7 @@ static uint64_t reg_bits(const uint8_t *reg, size_t n, unsigned int hi, unsigned
 	return v;
 }
 
-int cid_decode(const char *hex, bool mmc, struct card_cid *c)
+int sd_cid_decode(const char *hex, bool mmc, struct card_cid *c)
 {
 	uint8_t r[16];
 	unsigned int prv, name_bytes = mmc ? 6 : 5;
@@ -119,7 +119,7 @@ static void csd_decode_sd(const uint8_t *r, struct card_csd *c)
 	}
 }
 
-int csd_decode(const char *hex, bool mmc, struct card_csd *c)
+int sd_csd_decode(const char *hex, bool mmc, struct card_csd *c)
 {
 	uint8_t r[16];
 
@@ -140,7 +140,7 @@ int csd_decode(const char *hex, bool mmc, struct card_csd *c)
 	return 0;
 }
 
-int scr_decode(const char *hex, struct sd_scr *s)
+int sd_scr_decode(const char *hex, struct sd_scr *s)
 {
 	uint8_t r[8];
 
@@ -170,7 +170,7 @@ static uint64_t au_bytes(unsigned int code)
 	return (uint64_t)big_mib[code - 10] << 20;
 }
 
-int ssr_decode(const char *hex, struct sd_ssr *s)
+int sd_ssr_decode(const char *hex, struct sd_ssr *s)
 {
 	uint8_t r[64];
 
@@ -193,7 +193,7 @@ int ssr_decode(const char *hex, struct sd_ssr *s)
 	return 0;
 }
 
-const char *scr_spec_version(const struct sd_scr *s)
+const char *sd_scr_spec_version(const struct sd_scr *s)
 {
 	static const char *const specx[] = { "5.xx", "6.xx", "7.xx", "8.xx", "9.xx" };
 
@@ -288,7 +288,7 @@ static const struct mid_entry mmc_mids[] = {
 	{ 0xfe, "Micron", "ex-Numonyx" },
 };
 
-const char *mid_vendor(unsigned int mid, bool mmc, const char **remark)
+const char *sd_mid_vendor(unsigned int mid, bool mmc, const char **remark)
 {
 	const struct mid_entry *t = mmc ? mmc_mids : sd_mids;
 	size_t n = mmc ? sizeof mmc_mids / sizeof *mmc_mids : sizeof sd_mids / sizeof *sd_mids;
@@ -343,7 +343,7 @@ static bool is_ascii_pair(unsigned int oid)
 static void put_manufacturer(struct identity *id, unsigned int mid, bool mmc)
 {
 	const char *remark;
-	const char *vendor = mid_vendor(mid, mmc, &remark);
+	const char *vendor = sd_mid_vendor(mid, mmc, &remark);
 	char hex[8];
 
 	snprintf(hex, sizeof hex, "0x%02x", mid);
@@ -515,7 +515,7 @@ static void put_scr(struct identity *id, const struct sd_scr *s)
 	static const char *const cmds[] = { "CMD20", "CMD23", "CMD48/49", "CMD58/59" };
 	char buf[96] = "";
 
-	fact_text(id, "sd_spec", "%s", scr_spec_version(s));
+	fact_text(id, "sd_spec", "%s", sd_scr_spec_version(s));
 	fact_text(id, "bus_widths", "%s%s%s bit", s->bus_widths & 1 ? "1" : "",
 		 (s->bus_widths & 5) == 5 ? ", " : "", s->bus_widths & 4 ? "4" : "");
 	if (s->security < 5)
@@ -615,24 +615,24 @@ void sd_probe_mmc(struct identity *id, const char *devdir, const char *type)
 	fact_text(id, "card_type", "%s", type);
 	bool have_date = sysfs_attr(devdir, "date", date, sizeof date);
 	bool have_cid = sysfs_attr(devdir, "cid", buf, sizeof buf);
-	if (have_cid && cid_decode(buf, mmc, &cid) == 0)
+	if (have_cid && sd_cid_decode(buf, mmc, &cid) == 0)
 		put_cid(id, &cid, mmc, have_date ? date : NULL);
 	else
 		put_cid_attrs(id, devdir, mmc);
 	if (have_cid)
 		fact_text(id, "cid", "%s", buf);
 	if (sysfs_attr(devdir, "csd", buf, sizeof buf)) {
-		if (csd_decode(buf, mmc, &csd) == 0)
+		if (sd_csd_decode(buf, mmc, &csd) == 0)
 			put_csd(id, &csd, mmc);
 		fact_text(id, "csd", "%s", buf);
 	}
 	if (!mmc && sysfs_attr(devdir, "scr", buf, sizeof buf)) {
-		if (scr_decode(buf, &scr) == 0)
+		if (sd_scr_decode(buf, &scr) == 0)
 			put_scr(id, &scr);
 		fact_text(id, "scr", "%s", buf);
 	}
 	if (!mmc && sysfs_attr(devdir, "ssr", buf, sizeof buf)) {
-		have_ssr = ssr_decode(buf, &ssr) == 0;
+		have_ssr = sd_ssr_decode(buf, &ssr) == 0;
 		if (have_ssr)
 			put_ssr(id, &ssr);
 	}

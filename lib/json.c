@@ -12,7 +12,7 @@ void jw_init(struct jw *w, FILE *f)
 	w->first[0] = true;
 }
 
-size_t utf8_sequence_length(const unsigned char *s, size_t n)
+size_t jw_utf8_sequence_length(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0];
 	size_t len;
@@ -65,7 +65,7 @@ static void write_escaped(FILE *f, const char *str)
 			} else if (c < 0x80) {
 				fputc(c, f);
 			} else {
-				len = utf8_sequence_length(s, n);
+				len = jw_utf8_sequence_length(s, n);
 				if (len)
 					fwrite(s, 1, len, f);
 				else {

@@ -42,6 +42,6 @@ void jw_finish(struct jw *w);
  * available), or 0 if s does not start one (stray continuation byte,
  * overlong form, surrogate, > U+10FFFF, truncated).
  */
-size_t utf8_sequence_length(const unsigned char *s, size_t n);
+size_t jw_utf8_sequence_length(const unsigned char *s, size_t n);
 
 #endif

@@ -179,12 +179,12 @@ const char *fmt_rate(char *buf, double bps)
 	return fmt_scaled(buf, bps, u, 3, 1000);
 }
 
-bool is_erase_candidate(uint64_t x)
+bool units_is_erase_candidate(uint64_t x)
 {
 	return is_pow2(x) || (x % 3 == 0 && is_pow2(x / 3));
 }
 
-void appendf(char *buf, size_t n, const char *fmt, ...)
+void fmt_append(char *buf, size_t n, const char *fmt, ...)
 {
 	size_t len = strnlen(buf, n);
 	if (len + 1 >= n)

@@ -30,10 +30,10 @@ const char *fmt_rate(char *buf, double bytes_per_second);
  * Appends printf-style text to the string in buf (n bytes in all),
  * truncating quietly: for evidence lines and messages built in parts.
  */
-void appendf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fmt_append(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static inline bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 /* 2^n or 3*2^n */
-bool is_erase_candidate(uint64_t x);
+bool units_is_erase_candidate(uint64_t x);
 
 #endif

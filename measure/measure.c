@@ -283,7 +283,7 @@ int program_spans(const struct dev *d, const struct params *p, struct span *out,
 
 /* ------------------------------------------------------------ the runner */
 
-void m_begin(struct measurement *m, struct dev *d)
+void measure_begin(struct measurement *m, struct dev *d)
 {
 	memset(m, 0, sizeof *m);
 	m->d = d;
@@ -299,7 +299,7 @@ static void progress_io(uint64_t bytes, bool written, void *arg)
 }
 
 /* The buffer holds max_len bytes (0: the largest length in op). */
-int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
+int measure_start(struct measurement *m, const struct params *p, const struct vm_op *op,
 		   uint64_t max_len)
 {
 	if (!max_len)
@@ -316,16 +316,16 @@ int m_start(struct measurement *m, const struct params *p, const struct vm_op *o
 	return 0;
 }
 
-bool m_stopped(struct measurement *m)
+bool measure_stopped(struct measurement *m)
 {
 	if (vm_stop_requested)
 		m->c.stopped = m->c.interrupted = true;
 	return m->c.stopped;
 }
 
-int m_finish(struct measurement *m, struct run_status *st)
+int measure_finish(struct measurement *m, struct run_status *st)
 {
-	m_stopped(m);
+	measure_stopped(m);
 	st->interrupted = m->c.interrupted;
 	st->stopped = m->c.stopped;
 	st->nfailures = m->c.nfailures;
@@ -340,7 +340,7 @@ int m_finish(struct measurement *m, struct run_status *st)
 }
 
 /* A row is complete: let the caller show it. */
-void row_done(const struct params *p)
+void measure_row_done(const struct params *p)
 {
 	if (p->row_done)
 		p->row_done(p->row_done_arg);
@@ -508,7 +508,7 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 	if (!r->rows)
 		return -1;
 	uint64_t reads = 0;
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	for (int i = 0; i < n; i++) {
 		r->rows[i].align = bounds[i];
 		r->rows[i].positions = p->align_spread
@@ -517,19 +517,19 @@ int measure_align(struct dev *d, const struct params *p, struct align_result *r)
 		reads += (uint64_t)r->rows[i].positions * 3 * (uint64_t)p->count;
 		ops[i] = align_row_program(m.prog, p, d->size, place, r->rows[i].positions);
 	}
-	if (m_start(&m, p, NULL, p->blocksize) < 0)
-		return m_finish(&m, &r->st);
+	if (measure_start(&m, p, NULL, p->blocksize) < 0)
+		return measure_finish(&m, &r->st);
 	m.c.wrap = true;	/* places past the end: read across it and on at 0, as the original */
 	progress_start("align", NULL, reads * p->blocksize);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
+	for (int i = 0; i < n && !measure_stopped(&m); i++) {
 		struct align_row *row = &r->rows[r->nrows++];
 		align_row_from(row, vm_run(&m.c, m.prog, ops[i], 0));
-		if (!(row->failed && m_stopped(&m) && m.c.interrupted))
-			row_done(p);
+		if (!(row->failed && measure_stopped(&m) && m.c.interrupted))
+			measure_row_done(p);
 	}
-	if (m_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
+	if (measure_stopped(&m) && m.c.interrupted && r->nrows && r->rows[r->nrows - 1].failed)
 		r->nrows--;	/* cut short, not failed: leave it out */
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
 void align_result_free(struct align_result *r)
@@ -548,18 +548,18 @@ int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_
 	memset(r, 0, sizeof *r);
 	r->off = off;
 	r->len = len;
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	struct vm_op *op = vm_op(m.prog, VM_LEN_FIXED, (int64_t)len, 0,
 				 vm_op(m.prog, VM_DISCARD, 0, 0, NULL));
-	if (m_start(&m, p, op, d->lbs) < 0)	/* a discard moves no data through the buffer */
-		return m_finish(&m, &r->st);
+	if (measure_start(&m, p, op, d->lbs) < 0)	/* a discard moves no data through the buffer */
+		return measure_finish(&m, &r->st);
 	const struct vm_result *res = vm_run(&m.c, m.prog, op, off);
 	r->failed = res->kind != VR_SAMPLE;
 	r->ns = r->failed ? 0 : res->ns;
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
-void dev_facts_fill(struct dev_facts *f, const struct dev *d)
+void measure_dev_facts_fill(struct dev_facts *f, const struct dev *d)
 {
 	*f = (struct dev_facts){
 		.path = d->path,

@@ -53,7 +53,7 @@ int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_
 		    struct discard_result *r);
 
 /* The device facts the renderers show (path, kind, sizes), as data. */
-void dev_facts_fill(struct dev_facts *f, const struct dev *d);
+void measure_dev_facts_fill(struct dev_facts *f, const struct dev *d);
 
 /* The -a boundary list: largest first, 2^n and 3*2^(n-1) interleaved. */
 int align_boundaries(uint64_t size, uint64_t blocksize, unsigned int lbs, uint64_t *out, int max);

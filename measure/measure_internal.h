@@ -26,14 +26,14 @@ struct measurement {
 	int64_t ns0;
 };
 
-void m_begin(struct measurement *m, struct dev *d);
+void measure_begin(struct measurement *m, struct dev *d);
 /* The buffer holds max_len bytes (0: the largest length in op). */
-int m_start(struct measurement *m, const struct params *p, const struct vm_op *op,
+int measure_start(struct measurement *m, const struct params *p, const struct vm_op *op,
 	    uint64_t max_len);
-bool m_stopped(struct measurement *m);
-int m_finish(struct measurement *m, struct run_status *st);
+bool measure_stopped(struct measurement *m);
+int measure_finish(struct measurement *m, struct run_status *st);
 /* A row is complete: let the caller show it. */
-void row_done(const struct params *p);
+void measure_row_done(const struct params *p);
 
 uint64_t open_au_offset(const struct params *p);
 uint64_t scatter_points(const struct params *p);

@@ -96,28 +96,28 @@ static int measure_rates(struct dev *d, const struct params *p, struct rate_resu
 	struct vm_op *ops[64];
 	int n = 0;
 
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	for (uint64_t bs = first_row(p); bs >= p->blocksize && n < 64; bs /= 2)
 		ops[n++] = rate_program(m.prog, p, bs, ways, r->spacing * p->erasesize);
-	if (m_start(&m, p, ops[0], 0) < 0)
-		return m_finish(&m, &r->st);
+	if (measure_start(&m, p, ops[0], 0) < 0)
+		return measure_finish(&m, &r->st);
 	char step[32];
 	snprintf(step, sizeof step, "N=%lld", (long long)cols * ways);
 	progress_start(test, step, (uint64_t)n * p->erasesize * (uint64_t)cols * (uint64_t)ways);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
+	for (int i = 0; i < n && !measure_stopped(&m); i++) {
 		struct rate_row *row = &r->rows[r->nrows++];
 		row->blocksize = first_row(p) >> i;
 		row->ncols = cols;
 		for (int col = 0; col < cols; col++)
 			rate_cell(row, col, vm_run(&m.c, m.prog, ops[i], base + (uint64_t)col * col_stride));
-		if (!(row_has_failure(row) && m_stopped(&m) && m.c.interrupted))
-			row_done(p);
+		if (!(row_has_failure(row) && measure_stopped(&m) && m.c.interrupted))
+			measure_row_done(p);
 		if (!keep_going(p, row))
 			break;
 	}
-	if (m_stopped(&m) && m.c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
+	if (measure_stopped(&m) && m.c.interrupted && r->nrows && row_has_failure(&r->rows[r->nrows - 1]))
 		r->nrows--;	/* cut short, not failed: leave it out */
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
 int measure_open_au(struct dev *d, const struct params *p, struct rate_result *r)
@@ -190,7 +190,7 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 		free(ops);
 		return -1;
 	}
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	int n = 0;
 	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
 		for (int s = 0; s < PROGRAM_COLUMNS; s++, n++) {
@@ -198,26 +198,26 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 			r->rows[n].blocksize = bs;
 			ops[n] = program_step_op(m.prog, &program_steps[s], bs);
 		}
-	if (m_start(&m, p, ops[0], 0) < 0) {
+	if (measure_start(&m, p, ops[0], 0) < 0) {
 		free(ops);
-		return m_finish(&m, &r->st);
+		return measure_finish(&m, &r->st);
 	}
 	uint64_t bytes = 0;
 	for (uint64_t bs = PROGRAM_LARGEST; bs >= program_smallest(d); bs /= 2)
 		bytes += PROGRAM_REGION * PROGRAM_COLUMNS;
 	progress_start("program", NULL, bytes);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
+	for (int i = 0; i < n && !measure_stopped(&m); i++) {
 		struct program_row *row = &r->rows[r->nrows++];
 		const struct vm_result *res = vm_run(&m.c, m.prog, ops[i], program_offset(p));
 		row->failed = res->kind != VR_RATE;
 		row->rate = row->failed ? 0 : res->rate;
-		if (r->nrows % PROGRAM_COLUMNS == 0 && !(m_stopped(&m) && m.c.interrupted))
-			row_done(p);
+		if (r->nrows % PROGRAM_COLUMNS == 0 && !(measure_stopped(&m) && m.c.interrupted))
+			measure_row_done(p);
 	}
-	if (m_stopped(&m) && m.c.interrupted)
+	if (measure_stopped(&m) && m.c.interrupted)
 		r->nrows -= r->nrows % PROGRAM_COLUMNS;	/* whole rows only */
 	free(ops);
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
 void program_result_free(struct program_result *r)

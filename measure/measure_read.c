@@ -66,21 +66,21 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 	r->points = calloc(n, sizeof *r->points);
 	if (!r->points)
 		return -1;
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	struct vm_program *prog = m.prog;
 	struct vm_op *pass = vm_op(prog, VM_OFF_SCATTER, (int64_t)p->blocksize, (int64_t)n,
 				   vm_op(prog, VM_READ, 0, 0, NULL));
 	struct vm_op *op = vm_op(prog, VM_LEN_FIXED, (int64_t)r->span_bytes, 0,
 				 vm_op(prog, VM_REPEAT, p->count, 0, pass));
 	uint64_t *order = calloc(n, sizeof *order);
-	if (!order || m_start(&m, p, op, 0) < 0) {
+	if (!order || measure_start(&m, p, op, 0) < 0) {
 		free(order);
 		if (!order) {
 			m.c.stopped = true;
 			m.c.nfailures = 1;
 			m.c.first_failure = (struct vm_failure){ .len = n, .err = ENOMEM, .op = VM_READ };
 		}
-		return m_finish(&m, &r->st);
+		return measure_finish(&m, &r->st);
 	}
 	struct vm_order o;
 	vm_scatter_order_init(&o, n);	/* the order OFF_SCATTER visits the places in */
@@ -90,7 +90,7 @@ int measure_scatter(struct dev *d, const struct params *p, struct scatter_result
 	struct vm_result *res = vm_run(&m.c, prog, op, 0);
 	scatter_points_from(r, res, order, n, m.c.interrupted);
 	free(order);
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
 void scatter_result_free(struct scatter_result *r)
@@ -182,17 +182,17 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 	r->rows = calloc((size_t)n, sizeof *r->rows);
 	if (!r->rows || n > 64)
 		return -1;
-	m_begin(&m, d);
+	measure_begin(&m, d);
 	uint64_t bytes = 0;
 	for (int i = 0; i < n; i++) {
 		ops[i] = interval_size_program(m.prog, p, interval_size(i));
 		if (interval_size(i) >= d->lbs)
 			bytes += interval_size(i) * (uint64_t)p->count;
 	}
-	if (m_start(&m, p, NULL, interval_largest(d, p)) < 0)
-		return m_finish(&m, &r->st);
+	if (measure_start(&m, p, NULL, interval_largest(d, p)) < 0)
+		return measure_finish(&m, &r->st);
 	progress_start("interval", NULL, bytes);
-	for (int i = 0; i < n && !m_stopped(&m); i++) {
+	for (int i = 0; i < n && !measure_stopped(&m); i++) {
 		struct interval_row *row = &r->rows[r->nrows++];
 		row->bytes = interval_size(i);
 		if (row->bytes < d->lbs) {	/* O_DIRECT cannot read it: the original's reads failed */
@@ -206,7 +206,7 @@ int measure_interval(struct dev *d, const struct params *p, struct interval_resu
 		}
 	}
 	interval_fit(r);
-	return m_finish(&m, &r->st);
+	return measure_finish(&m, &r->st);
 }
 
 void interval_result_free(struct interval_result *r)

@@ -97,7 +97,7 @@ void json_discard(struct jw *w, const char *key, const struct discard_result *r)
 void json_status(struct jw *w, const struct run_status *st);
 
 /* Bytes moved by purpose (report/report_traffic.c): all of them, read or written. */
-uint64_t traffic_total(const struct io_traffic *t, bool written);
+uint64_t report_traffic_total(const struct io_traffic *t, bool written);
 /* "22.6MiB labels, 22.6MiB restoring": the purposes that moved bytes, each named what[p]. */
 const char *text_traffic(char *buf, size_t n, const struct io_traffic *t, bool written,
 			 const char *const what[IO_PURPOSES]);

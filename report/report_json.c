@@ -267,7 +267,7 @@ void json_size_estimate(struct jw *w, const char *key, const struct size_estimat
 		jw_uint(w, "size_bytes", e->bytes);
 	else
 		jw_null(w, "size_bytes");
-	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "confidence", results_confidence_name(e->conf));
 	if (e->multiplane)
 		jw_uint(w, "multiplane_bytes", e->multiplane);
 	if (e->group)
@@ -281,7 +281,7 @@ void json_count_estimate(struct jw *w, const char *key, const struct count_estim
 	jw_object_begin(w, key);
 	jw_int(w, "n", c->n);
 	jw_bool(w, "at_least", c->at_least);
-	jw_string(w, "confidence", confidence_name(c->conf));
+	jw_string(w, "confidence", results_confidence_name(c->conf));
 	jw_string(w, "evidence", c->evidence);
 	jw_object_end(w);
 }
@@ -291,7 +291,7 @@ void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate 
 	jw_object_begin(w, key);
 	jw_int(w, "erase_blocks", e->aus);
 	jw_uint(w, "size_bytes", e->bytes);
-	jw_string(w, "confidence", confidence_name(e->conf));
+	jw_string(w, "confidence", results_confidence_name(e->conf));
 	jw_string(w, "evidence", e->evidence);
 	jw_object_end(w);
 }
@@ -315,7 +315,7 @@ static void json_verdict(struct jw *w, const struct report *rep)
 		/* one run cannot count open erase blocks; it says whether nr of them were too many */
 		jw_object_begin(w, "verdict");
 		jw_int(w, "open_au_nr", rep->rates->nr);
-		jw_string(w, "small_block_writes", collapse_name(v->collapse));
+		jw_string(w, "small_block_writes", results_collapse_name(v->collapse));
 		jw_object_end(w);
 	}
 }

@@ -321,7 +321,7 @@ int svg_report(FILE *f, const struct report *rep)
 	snprintf(c.footer, sizeof(c.footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 %s \xc2\xb7 %s",
 		 FB_VERSION, device_name(rep), rep->test ? rep->test : "", report_run_time());
 	if (rc == 0)
-		chart_write(f, &c);
+		svg_chart_write(f, &c);
 	series_free(&c);
 	return rc;
 }
@@ -405,7 +405,7 @@ int svg_auto(FILE *f, const char *device, const struct align_result *align,
 	if (n > 0 && rc == 0) {
 		snprintf(c[n - 1].footer, sizeof(c[0].footer), "flashbench %s \xc2\xb7 %s \xc2\xb7 auto "
 			 "\xc2\xb7 %s", FB_VERSION, dev, report_run_time());
-		chart_write_panels(f, c, n);
+		svg_chart_write_panels(f, c, n);
 	}
 	for (int i = 0; i < n; i++)
 		series_free(&c[i]);

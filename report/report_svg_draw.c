@@ -88,7 +88,7 @@ static void xml_text(FILE *f, const char *str)
 			} else if (*s < 0x80) {
 				fputc(*s, f);
 			} else {
-				len = utf8_sequence_length(s, n);
+				len = jw_utf8_sequence_length(s, n);
 				if (len)
 					fwrite(s, 1, len, f);
 				else {
@@ -572,7 +572,7 @@ static void draw_panel(FILE *f, struct chart *c, int top, bool grouped)
 		fputs("</g>\n", f);
 }
 
-void chart_write_panels(FILE *f, struct chart *charts, int n)
+void svg_chart_write_panels(FILE *f, struct chart *charts, int n)
 {
 	int height = HEIGHT * (n > 0 ? n : 1);
 
@@ -594,7 +594,7 @@ void chart_write_panels(FILE *f, struct chart *charts, int n)
 	fputs("</text>\n</svg>\n", f);
 }
 
-void chart_write(FILE *f, struct chart *c)
+void svg_chart_write(FILE *f, struct chart *c)
 {
-	chart_write_panels(f, c, 1);
+	svg_chart_write_panels(f, c, 1);
 }

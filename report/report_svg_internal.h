@@ -56,8 +56,8 @@ struct chart {
 };
 
 /* Writes the whole chart as one SVG document (report/report_svg_draw.c). */
-void chart_write(FILE *f, struct chart *c);
+void svg_chart_write(FILE *f, struct chart *c);
 /* Several charts as panels of one SVG document, one below the other; the last one's footer. */
-void chart_write_panels(FILE *f, struct chart *charts, int n);
+void svg_chart_write_panels(FILE *f, struct chart *charts, int n);
 
 #endif

@@ -253,7 +253,7 @@ const char *text_size_estimate(char *buf, size_t n, const struct size_estimate *
 		snprintf(buf, n, "unknown");
 	else
 		snprintf(buf, n, "%s (%s confidence)%s%s", fmt_size(b, e->bytes),
-			 confidence_name(e->conf),
+			 results_confidence_name(e->conf),
 			 !e->multiplane ? "" : e->multiplane == 2 * e->bytes ? "; reads pair pages to "
 									: "; reads pages in groups of ",
 			 e->multiplane ? fmt_size(b2, e->multiplane) : "");

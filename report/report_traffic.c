@@ -10,7 +10,7 @@
 
 static const char *const purpose_key[IO_PURPOSES] = { "measure", "save", "restore", "verify" };
 
-uint64_t traffic_total(const struct io_traffic *t, bool written)
+uint64_t report_traffic_total(const struct io_traffic *t, bool written)
 {
 	uint64_t sum = 0;
 

@@ -54,7 +54,7 @@ struct vm_failure {
 
 enum vm_on_error { VM_ERR_STOP, VM_ERR_CONTINUE };
 
-/* What a report says about the device; filled by dev_facts_fill() (measure/measure.h). */
+/* What a report says about the device; filled by measure_dev_facts_fill() (measure/measure.h). */
 struct dev_facts {
 	const char *path;
 	const char *kind;	/* "simulated", "block_device", "regular_file" */
@@ -244,7 +244,7 @@ void program_result_free(struct program_result *r);
 /* ---- verdicts of the analysis (analyze/analyze.h) ---- */
 
 enum confidence { CONF_NONE, CONF_LOW, CONF_MEDIUM, CONF_HIGH };
-const char *confidence_name(enum confidence c);	/* "none" "low" "medium" "high" */
+const char *results_confidence_name(enum confidence c);	/* "none" "low" "medium" "high" */
 
 struct size_estimate {
 	uint64_t bytes;		/* 0 = unknown */
@@ -269,6 +269,6 @@ struct fat_estimate {
 };
 
 enum collapse { RUN_HOLDS, RUN_COLLAPSED, RUN_UNCLEAR };
-const char *collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
+const char *results_collapse_name(enum collapse c);	/* "holds" "collapsed" "unclear" */
 
 #endif

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dev.h"	/* fd_transfer() */
+#include "dev.h"	/* dev_fd_transfer() */
 
 /* Truncating copy (snprintf "%s" would do, but gcc warns about the truncation). */
 static void copy_str(char *dst, size_t n, const char *src)
@@ -22,7 +22,7 @@ static void copy_str(char *dst, size_t n, const char *src)
 
 
 /* FNV-1a, 64 bit: detects a damaged backup, nothing more is asked of it. */
-uint64_t checksum_update(uint64_t h, const void *buf, size_t len)
+uint64_t backup_checksum_update(uint64_t h, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
@@ -67,7 +67,7 @@ uint64_t backup_header_sum(const char *text)
 
 	while (to && to != from && to[-1] != '\n')
 		to = strstr(to + 1, "checksum ");
-	return checksum_update(CHECKSUM_INIT, from, to ? (size_t)(to - from) : strlen(from));
+	return backup_checksum_update(CHECKSUM_INIT, from, to ? (size_t)(to - from) : strlen(from));
 }
 
 static int parse_magic(const char *line, struct backup_header *h)
@@ -95,7 +95,7 @@ int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
 		if (lineno > 0 && strncmp(line, "checksum ", 9) == 0)
 			summed = true;
 		if (lineno > 0 && !summed)
-			sum = checksum_update(sum, line, raw);
+			sum = backup_checksum_update(sum, line, raw);
 		if (raw && line[raw - 1] != '\n' && !feof(f))
 			return *bad_line = lineno + 1, -1;	/* longer than any line we write */
 		lineno++;
@@ -150,10 +150,10 @@ int backup_verify_data(int fd, const struct backup_header *h, void *buf)
 		for (uint64_t pos = 0; pos < h->spans[i].len; pos += BACKUP_CHUNK) {
 			uint64_t left = h->spans[i].len - pos;
 			size_t c = left < BACKUP_CHUNK ? (size_t)left : BACKUP_CHUNK;
-			int e = -fd_transfer(fd, buf, c, at, false);
+			int e = -dev_fd_transfer(fd, buf, c, at, false);
 			if (e)
 				return e == EIO ? EBADMSG : e;	/* EIO here: the file ends early */
-			sum = checksum_update(sum, buf, c);
+			sum = backup_checksum_update(sum, buf, c);
 			at += c;
 		}
 	}
@@ -202,7 +202,7 @@ enum backup_state backup_examine(const char *file, char *device, size_t n)
 int backup_mark_restored(int fd)
 {
 	static const char mark[] = BACKUP_RESTORED;
-	int e = -fd_transfer(fd, (void *)mark, sizeof mark - 1, 0, true);
+	int e = -dev_fd_transfer(fd, (void *)mark, sizeof mark - 1, 0, true);
 
 	_Static_assert(sizeof BACKUP_RESTORED == sizeof BACKUP_MAGIC, "marked in place");
 	if (!e && fsync(fd) < 0)

@@ -41,7 +41,7 @@ struct backup_header {
 };
 
 /* FNV-1a, 64 bit, continued from h (CHECKSUM_INIT to start). */
-uint64_t checksum_update(uint64_t h, const void *buf, size_t len);
+uint64_t backup_checksum_update(uint64_t h, const void *buf, size_t len);
 
 /* The header text for h (its data_offset and checksum as given): length, or -1 if n is short. */
 int backup_format_header(char *buf, size_t n, const struct backup_header *h);

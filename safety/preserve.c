@@ -59,7 +59,7 @@ struct restore_failure {
 /* positive errno, as the restore bookkeeping keeps it */
 static int full_io(int fd, void *buf, size_t len, uint64_t off, bool write)
 {
-	return -fd_transfer(fd, buf, len, off, write);
+	return -dev_fd_transfer(fd, buf, len, off, write);
 }
 
 static uint64_t backup_data_pos(int span, uint64_t pos)
@@ -312,7 +312,7 @@ static int write_backup(struct dev *d, int fd, const char *path, char *err, size
 				free(header);
 				return -1;
 			}
-			sum = checksum_update(sum, data, c);
+			sum = backup_checksum_update(sum, data, c);
 			e = full_io(fd, (void *)data, c, at, true);
 			if (e)
 				goto write_failed;
@@ -347,15 +347,15 @@ static void rescue_to_file(char *err, size_t n)
 	snprintf(path, sizeof path, "%s/flashbench-rescue-XXXXXX", dir && *dir ? dir : "/var/tmp");
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0) {
-		appendf(err, n, "; could not keep the saved data in %s: %s", path,
+		fmt_append(err, n, "; could not keep the saved data in %s: %s", path,
 			 strerror(errno));
 		return;
 	}
 	if (write_backup(NULL, fd, path, why, sizeof why) < 0) {
-		appendf(err, n, "; could not keep the saved data: %s", why);
+		fmt_append(err, n, "; could not keep the saved data: %s", why);
 		unlink(path);
 	} else {
-		appendf(err, n, "; the saved data is in %s: flashbench --restore %s %s",
+		fmt_append(err, n, "; the saved data is in %s: flashbench --restore %s %s",
 			 path, path, pv.meta.device);
 		snprintf(kept_file, sizeof kept_file, "%s", path);
 	}
@@ -375,7 +375,7 @@ int preserve_restore(char *err, size_t n)
 	if (restore_spans(&f) < 0) {
 		describe_restore_failure(&f, err, n);
 		if (pv.backup_fd >= 0 && !f.backup) {	/* the backup checked out: --restore takes it */
-			appendf(err, n, "; the backup stays in %s: flashbench --restore %s %s",
+			fmt_append(err, n, "; the backup stays in %s: flashbench --restore %s %s",
 				 pv.backup_path, pv.backup_path, pv.meta.device);
 			snprintf(kept_file, sizeof kept_file, "%s", pv.backup_path);
 		} else if (pv.data) {
@@ -564,7 +564,7 @@ int preserve_save(struct dev *d, const struct span *spans, int nspans, const cha
 		saving = 1;
 		if (write_backup(d, pv.backup_fd, backup_path, err, n) < 0) {
 			if (unlink(backup_path) == 0)
-				appendf(err, n, " (the partial backup is removed; nothing was written "
+				fmt_append(err, n, " (the partial backup is removed; nothing was written "
 					"to %s)", d->path);
 			goto fail;
 		}
@@ -592,26 +592,26 @@ static void restore_and_say(void)
 	struct restore_failure f;
 
 	pv_armed = 0;
-	signal_say("flashbench: restoring the preserved data\n");
+	safety_signal_say("flashbench: restoring the preserved data\n");
 	int r = restore_spans(&f);
-	signal_say("flashbench: ");
-	signal_say(pv.meta.device);
+	safety_signal_say("flashbench: ");
+	safety_signal_say(pv.meta.device);
 	if (r == 0) {
 		remove_backup();
-		signal_say(": restored and verified: as before the test\n");
+		safety_signal_say(": restored and verified: as before the test\n");
 	} else if (f.backup) {
-		signal_say(": nothing written back, it still holds the test's data: the backup ");
-		signal_say(pv.backup_path);
-		signal_say(f.err == EBADMSG ? " is damaged\n" : " cannot be read\n");
+		safety_signal_say(": nothing written back, it still holds the test's data: the backup ");
+		safety_signal_say(pv.backup_path);
+		safety_signal_say(f.err == EBADMSG ? " is damaged\n" : " cannot be read\n");
 	} else if (pv.backup_fd >= 0) {
-		signal_say(": restoring FAILED, it holds test data where that failed; the backup is "
+		safety_signal_say(": restoring FAILED, it holds test data where that failed; the backup is "
 		    "intact: flashbench --restore ");
-		signal_say(pv.backup_path);
-		signal_say(" ");
-		signal_say(pv.meta.device);
-		signal_say("\n");
+		safety_signal_say(pv.backup_path);
+		safety_signal_say(" ");
+		safety_signal_say(pv.meta.device);
+		safety_signal_say("\n");
 	} else {
-		signal_say(": restoring FAILED, it holds test data where that failed\n");
+		safety_signal_say(": restoring FAILED, it holds test data where that failed\n");
 	}
 }
 
@@ -621,11 +621,11 @@ static void remove_partial_backup(void)
 	saving = 0;
 	if (unlink(pv.backup_path) != 0)
 		return;
-	signal_say("flashbench: removed the partial backup ");
-	signal_say(pv.backup_path);
-	signal_say(": nothing was written to ");
-	signal_say(pv.meta.device);
-	signal_say("\n");
+	safety_signal_say("flashbench: removed the partial backup ");
+	safety_signal_say(pv.backup_path);
+	safety_signal_say(": nothing was written to ");
+	safety_signal_say(pv.meta.device);
+	safety_signal_say("\n");
 }
 
 /* Registered with safety/signals.c: a second stop signal, or a program error. */
@@ -636,13 +636,13 @@ static bool preserve_fatal_signal(int sig)
 	if (in_handler_restore || exit_after_restore) {
 		/* cutting a restore short would leave the device half old, half test data */
 		if (!told_still_restoring)
-			signal_say("flashbench: still restoring the preserved data; exiting when it is done\n");
+			safety_signal_say("flashbench: still restoring the preserved data; exiting when it is done\n");
 		told_still_restoring = 1;
 		return false;
 	}
 	if (restoring) {	/* the one restore attempt is already under way */
 		exit_after_restore = sig;
-		signal_say("flashbench: exiting once the restore under way is done\n");
+		safety_signal_say("flashbench: exiting once the restore under way is done\n");
 		return false;
 	}
 	if (pv_armed) {

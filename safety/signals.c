@@ -23,7 +23,7 @@ static const int stop_signals[] = {
 };
 static const int error_signals[] = { SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
 
-void signal_say(const char *s)
+void safety_signal_say(const char *s)
 {
 	ssize_t r = write(STDERR_FILENO, s, strlen(s));
 	(void)r;
@@ -73,7 +73,7 @@ static void on_fatal_signal(int sig)
 		first_signal = sig;
 		vm_stop_requested = 1;
 		progress_clear();
-		signal_say("flashbench: stopping after the current I/O (again to abort at once)\n");
+		safety_signal_say("flashbench: stopping after the current I/O (again to abort at once)\n");
 	} else if (!fatal_fn || fatal_fn(sig)) {
 		_exit(128 + sig);
 	}

@@ -42,6 +42,6 @@ typedef bool (*safety_signal_fn)(int sig);
 void safety_on_fatal_signal(safety_signal_fn fn);
 
 /* write(2)s s to stderr: for signal handlers. */
-void signal_say(const char *s);
+void safety_signal_say(const char *s);
 
 #endif

@@ -237,7 +237,7 @@ static int check_sizes(const struct sim_config *c, const struct spec_extra *x,
 	if (c->pagesize < SIM_LBS || c->pagesize > MAX_PAGESIZE || c->pagesize % SIM_LBS)
 		return fail(err, errlen, "sim: %s: must be a multiple of 512 up to 1MiB",
 			    shown(x, K_PAGESIZE, c->pagesize, a));
-	if (!is_erase_candidate(c->erasesize) || c->erasesize > MAX_ERASESIZE ||
+	if (!units_is_erase_candidate(c->erasesize) || c->erasesize > MAX_ERASESIZE ||
 	    c->erasesize < SIM_LBS)
 		return fail(err, errlen, "sim: %s: must be 2^n or 3*2^n bytes, 512 to 1GiB",
 			    shown(x, K_ERASESIZE, c->erasesize, a));
@@ -331,15 +331,7 @@ static int parse_spec(const char *spec, struct sim_config *c, struct sim_timing 
 
 /* ---------------------------------------------------------------- create */
 
-uint64_t sim_splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-struct sim *sim_create(const char *spec, char *err, size_t errlen)
+struct sim *sim_build(const char *spec, char *err, size_t errlen)
 {
 	struct sim_config c;
 	struct sim_timing t;
@@ -380,7 +372,6 @@ struct sim *sim_create(const char *spec, char *err, size_t errlen)
 			return NULL;
 		}
 	}
-	sim_state_apply(s);
 	return s;
 }
 
@@ -438,11 +429,6 @@ static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
 }
 
 /* ---------------------------------------------- real-card phenomena: costs */
-
-double sim_uniform01(struct sim *s)
-{
-	return (double)(sim_splitmix(&s->rng) >> 11) / (double)(1ull << 53);
-}
 
 /*
  * Extra read-boundary levels: pages read in pairs (multi-plane) and

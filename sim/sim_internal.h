@@ -80,6 +80,7 @@ struct sim {
 	struct sim_host host;
 };
 
+/* sim/sim_random.c: the seeded generator; a uniform number in [0, 1) from the card's own. */
 uint64_t sim_splitmix(uint64_t *x);
 double sim_uniform01(struct sim *s);
 
@@ -89,8 +90,11 @@ double sim_uniform01(struct sim *s);
  */
 int64_t sim_host_charge(struct sim *s, double ns);
 
-/* sim/sim_state.c: puts a new card in the state its spec asks for (state=). */
-void sim_state_apply(struct sim *s);
+/*
+ * sim/sim.c: a card as its spec says, clean (sim_create in sim/sim_state.c
+ * builds it, then puts it in the state its spec asks for: state=).
+ */
+struct sim *sim_build(const char *spec, char *err, size_t errlen);
 /* sim/sim.c, for the states: opens block eb for linear writing at lo (no cost kept). */
 unsigned int sim_open_block(struct sim *s, uint64_t eb, uint64_t lo);
 /* A full erase block's collection: copy all of it, erase the old copy; ns. */

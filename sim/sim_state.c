@@ -7,7 +7,8 @@
  * written, and a card that postpones collections owes the work (after-run);
  * a discarded card is erased where the card erases on discard, and as used
  * where it ignores discards (discard=keep). The next run pays for whatever
- * is open or owed, as on a real card.
+ * is open or owed, as on a real card. sim_create is here: a card is
+ * built clean (sim/sim.c), then put in its state.
  */
 #include "sim/sim_internal.h"
 
@@ -70,7 +71,7 @@ static void leave_after_run(struct sim *s, uint64_t *x)
 	}
 }
 
-void sim_state_apply(struct sim *s)
+static void apply_state(struct sim *s)
 {
 	uint64_t x = s->cfg.seed ^ 0x243f6a8885a308d3ull;
 	enum sim_state st = s->cfg.state;
@@ -93,4 +94,12 @@ void sim_state_apply(struct sim *s)
 		break;
 	}
 	s->gc_pending = s->cfg.gc_defer * sim_block_collection(s);
+}
+
+struct sim *sim_create(const char *spec, char *err, size_t errlen)
+{
+	struct sim *s = sim_build(spec, err, errlen);
+	if (s)
+		apply_state(s);
+	return s;
 }

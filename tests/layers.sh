@@ -211,7 +211,7 @@ rule renderers-run-no-analysis no_reach "$RENDERERS" 'analyze/*'
 rule flashbench-c-only-parses-and-dispatches no_direct "$(files flashbench.c)" dev.h vm.h measure/measure.h
 # Result types live in headers that include nothing of ours.
 rule results-are-plain-data plain_data "$(files analyze/analyze.h report/report.h)"
-rule commands-have-their-own-headers no_match "$(files analyze/analyze.h)" '(auto_run|analyze_file)[[:space:]]*\('
+rule commands-have-their-own-headers no_match "$(files analyze/analyze.h)" '(auto_run|analyze_cmd_file)[[:space:]]*\('
 
 # Each device backend lives in one file (backends/dev_file.c, backends/dev_sim.c): everyone
 # else asks dev.h (dev_simulated(), dev_kind(), ...), never the sim: card in

@@ -258,7 +258,7 @@ static void test_align_clean(void)
 		CHECK_EQ(e.bytes, sizes[i]);
 		CHECK_EQ(e.conf, CONF_HIGH);
 		if (e.conf != CONF_HIGH)
-			printf("  erase %llu: %s: %s\n", (unsigned long long)sizes[i], confidence_name(e.conf), e.evidence);
+			printf("  erase %llu: %s: %s\n", (unsigned long long)sizes[i], results_confidence_name(e.conf), e.evidence);
 		CHECK_EQ(p.bytes, 16 * KiB);
 		if (e.bytes != sizes[i])
 			printf("  erase %llu: got %llu (%s)\n", (unsigned long long)sizes[i],
@@ -349,7 +349,7 @@ static void test_align_original_places(void)
 					printf("  size %llu erase %llu noise %.2f: got %llu %s (%s)\n",
 					       (unsigned long long)sizes[i], (unsigned long long)ebs[j],
 					       noise[k], (unsigned long long)e.bytes,
-					       confidence_name(e.conf), e.evidence);
+					       results_confidence_name(e.conf), e.evidence);
 			}
 }
 
@@ -535,7 +535,7 @@ static void test_align_noise(void)
 			if (e.bytes != sizes[i] && e.conf >= CONF_MEDIUM)
 				printf("  %llu on %llu: got %llu %s: %s\n", (unsigned long long)sizes[i],
 				       (unsigned long long)size, (unsigned long long)e.bytes,
-				       confidence_name(e.conf), e.evidence);
+				       results_confidence_name(e.conf), e.evidence);
 		}
 	CHECK_GE(exact, total * 95 / 100);
 	CHECK_EQ(confident_wrong, 0);
@@ -683,9 +683,9 @@ static void test_find_fat(void)
 			rows[i].rate[c] = rows[i].rate[3] * 1.3;
 	analyze_find_fat(&r, &f);
 	CHECK(f.aus == 2 && f.conf >= CONF_LOW);
-	CHECK_STR(confidence_name(CONF_HIGH), "high");
-	CHECK_STR(confidence_name(CONF_NONE), "none");
-	CHECK_STR(collapse_name(RUN_COLLAPSED), "collapsed");
+	CHECK_STR(results_confidence_name(CONF_HIGH), "high");
+	CHECK_STR(results_confidence_name(CONF_NONE), "none");
+	CHECK_STR(results_collapse_name(RUN_COLLAPSED), "collapsed");
 }
 
 /* ---------- the seed posts ---------- */

@@ -93,7 +93,7 @@ static char *analyze_text(struct text *t)
 	}
 	close(fd);
 	o = open_memstream(&out, &outlen);
-	rc = analyze_file(path, false, o);
+	rc = analyze_cmd_file(path, false, o);
 	fclose(o);
 	unlink(path);
 	free(t->buf);
@@ -244,7 +244,7 @@ static char *analyze_post(const char *name)
 	int dir = slash ? (int)(slash - __FILE__) : 0;
 	snprintf(path, sizeof(path), "%.*s%sdata/posts/%s", dir, __FILE__, dir ? "/" : "", name);
 	FILE *o = open_memstream(&out, &outlen);
-	CHECK_EQ(analyze_file(path, false, o), 0);
+	CHECK_EQ(analyze_cmd_file(path, false, o), 0);
 	fclose(o);
 	return out;
 }

@@ -72,7 +72,7 @@ static void test_simulated_ssr(void)
 	}
 	CHECK(sim_card_register(s, "ssr", hex, sizeof hex));
 	CHECK_EQ(strlen(hex), 128u);
-	CHECK_EQ(ssr_decode(hex, &r), 0);
+	CHECK_EQ(sd_ssr_decode(hex, &r), 0);
 	CHECK_EQ(r.speed_class, 4u);	/* the code of C10 */
 	CHECK_EQ(r.uhs_speed_grade, 3u);
 	CHECK_EQ(r.video_speed_class, 30u);
@@ -91,7 +91,7 @@ static void test_simulated_ssr(void)
 	CHECK(s && !sim_card_register(s, "ssr", hex, sizeof hex));
 	sim_destroy(s);
 	s = sim_create("sdxc-tlc", err, sizeof err);	/* a preset's claims; 12 MiB is code B */
-	CHECK(s && sim_card_register(s, "ssr", hex, sizeof hex) && ssr_decode(hex, &r) == 0);
+	CHECK(s && sim_card_register(s, "ssr", hex, sizeof hex) && sd_ssr_decode(hex, &r) == 0);
 	CHECK_EQ(r.app_perf_class, 1u);
 	CHECK_EQ(r.au_size, 12ull << 20);
 	CHECK_EQ(r.queue_depth, 0u);

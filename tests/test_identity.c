@@ -149,7 +149,7 @@ static void test_sd_cids(void)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const struct sd_cid_case *k = &cases[i];
 		struct card_cid c;
-		CHECK_EQ(cid_decode(k->hex, false, &c), 0);
+		CHECK_EQ(sd_cid_decode(k->hex, false, &c), 0);
 		CHECK_EQ(c.mid, k->mid);
 		CHECK_EQ(c.oid, k->oid);
 		CHECK_EQ(c.cbx, -1);
@@ -167,7 +167,7 @@ static void test_mmc_cid(void)
 	struct card_cid c;
 
 	/* seed 003: Micron MTFC2GMVEA eMMC; sysfs said oemid 0x014e, 07/2012, serial 0x1158f146 */
-	CHECK(cid_decode("fe014e4d4d433032473a1158f1467f35", true, &c) == 0);
+	CHECK(sd_cid_decode("fe014e4d4d433032473a1158f1467f35", true, &c) == 0);
 	CHECK_EQ(c.mid, 0xfe);
 	CHECK_EQ(c.cbx, 1);
 	CHECK_EQ(c.oid, 0x4e);
@@ -185,15 +185,15 @@ static void test_malformed_registers(void)
 	struct sd_scr s;
 	struct sd_ssr r;
 
-	CHECK(cid_decode("", false, &c) == -1);
-	CHECK(cid_decode("02544d53413034470611", false, &c) == -1);	/* short */
-	CHECK(cid_decode("02544d5341303447061111058e00aaf1ff", false, &c) == -1);	/* long */
-	CHECK(cid_decode("02544d5341303447061111058e00aazz", false, &c) == -1);
-	CHECK(cid_decode(NULL, false, &c) == -1);
-	CHECK(cid_decode("  02544D5341303447061111058E00AAF1\n", false, &c) == 0 && c.mid == 2);
-	CHECK(csd_decode("400e0032", false, &d) == -1);
-	CHECK(scr_decode("02358000010000", &s) == -1);
-	CHECK(ssr_decode("0000", &r) == -1);
+	CHECK(sd_cid_decode("", false, &c) == -1);
+	CHECK(sd_cid_decode("02544d53413034470611", false, &c) == -1);	/* short */
+	CHECK(sd_cid_decode("02544d5341303447061111058e00aaf1ff", false, &c) == -1);	/* long */
+	CHECK(sd_cid_decode("02544d5341303447061111058e00aazz", false, &c) == -1);
+	CHECK(sd_cid_decode(NULL, false, &c) == -1);
+	CHECK(sd_cid_decode("  02544D5341303447061111058E00AAF1\n", false, &c) == 0 && c.mid == 2);
+	CHECK(sd_csd_decode("400e0032", false, &d) == -1);
+	CHECK(sd_scr_decode("02358000010000", &s) == -1);
+	CHECK(sd_ssr_decode("0000", &r) == -1);
 }
 
 /* ------------------------------------------------------------ CSD */
@@ -211,7 +211,7 @@ static void test_sd_csd_v2(void)
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct card_csd c;
-		CHECK_EQ(csd_decode(cases[i].hex, false, &c), 0);
+		CHECK_EQ(sd_csd_decode(cases[i].hex, false, &c), 0);
 		CHECK_EQ(c.structure, 1);
 		CHECK_EQ(c.tran_speed, 0x32);
 		CHECK_EQ(c.ccc, 0x5b5);
@@ -233,7 +233,7 @@ static void test_sd_csd_v1(void)
 	 * C_SIZE_MULT 7, ERASE_BLK_EN 0, SECTOR_SIZE 31, WRITE_BL_LEN 10, TMP_WP.
 	 * Capacity (0xf0f+1) * 2^9 * 2^10 = 2021654528; erase sector 32 * 1024.
 	 */
-	CHECK(csd_decode("005e00325f5a83c3f6db8f9f8a801075", false, &c) == 0);
+	CHECK(sd_csd_decode("005e00325f5a83c3f6db8f9f8a801075", false, &c) == 0);
 	CHECK_EQ(c.structure, 0);
 	CHECK_EQ(c.read_bl_len, 10);
 	CHECK_EQ(c.c_size, 0xf0f);
@@ -251,7 +251,7 @@ static void test_mmc_csd(void)
 	struct card_csd c;
 
 	/* seed 003: sysfs erase_size 524288 */
-	CHECK(csd_decode("d04f01320f5a1393ffffffe38a4000e7", true, &c) == 0);
+	CHECK(sd_csd_decode("d04f01320f5a1393ffffffe38a4000e7", true, &c) == 0);
 	CHECK_EQ(c.structure, 3);
 	CHECK_EQ(c.spec_vers, 4);
 	CHECK_EQ(c.tran_speed, 0x32);
@@ -271,27 +271,27 @@ static void test_scr(void)
 {
 	struct sd_scr s;
 
-	CHECK(scr_decode("0235800001000000", &s) == 0);	/* Kingston SA04G */
+	CHECK(sd_scr_decode("0235800001000000", &s) == 0);	/* Kingston SA04G */
 	CHECK(s.structure == 0 && s.sd_spec == 2 && s.spec3 == 1 && s.spec4 == 0 && s.specx == 0);
 	CHECK(s.security == 3 && s.bus_widths == 5 && s.cmd_support == 0);
 	CHECK_EQ(s.data_stat_after_erase, 0);
-	CHECK_STR(scr_spec_version(&s), "3.0x");
+	CHECK_STR(sd_scr_spec_version(&s), "3.0x");
 
-	CHECK(scr_decode("0235800201000000", &s) == 0);	/* SanDisk SL16G: CMD23 */
+	CHECK(sd_scr_decode("0235800201000000", &s) == 0);	/* SanDisk SL16G: CMD23 */
 	CHECK_EQ(s.cmd_support, 2);
-	CHECK(scr_decode("0235800300000000", &s) == 0);	/* seed 000 SU04G */
+	CHECK(sd_scr_decode("0235800300000000", &s) == 0);	/* seed 000 SU04G */
 	CHECK_EQ(s.cmd_support, 3);
-	CHECK(scr_decode("0225000000000000", &s) == 0);
-	CHECK_STR(scr_spec_version(&s), "2.00");
+	CHECK(sd_scr_decode("0225000000000000", &s) == 0);
+	CHECK_STR(sd_scr_spec_version(&s), "2.00");
 	CHECK_EQ(s.security, 2);
-	CHECK(scr_decode("01b5000000000000", &s) == 0);
-	CHECK_STR(scr_spec_version(&s), "1.10");
+	CHECK(sd_scr_decode("01b5000000000000", &s) == 0);
+	CHECK_STR(sd_scr_spec_version(&s), "1.10");
 	CHECK_EQ(s.data_stat_after_erase, 1);
-	CHECK(scr_decode("0245840000000000", &s) == 0);	/* SPEC4 */
-	CHECK_STR(scr_spec_version(&s), "4.xx");
-	CHECK(scr_decode("0245808000000000", &s) == 0);	/* SPECX 2, bits 41:38 */
+	CHECK(sd_scr_decode("0245840000000000", &s) == 0);	/* SPEC4 */
+	CHECK_STR(sd_scr_spec_version(&s), "4.xx");
+	CHECK(sd_scr_decode("0245808000000000", &s) == 0);	/* SPECX 2, bits 41:38 */
 	CHECK_EQ(s.specx, 2);
-	CHECK_STR(scr_spec_version(&s), "6.xx");
+	CHECK_STR(sd_scr_spec_version(&s), "6.xx");
 }
 
 static void test_ssr(void)
@@ -307,7 +307,7 @@ static void test_ssr(void)
 	struct sd_ssr s;
 
 	CHECK_EQ(strlen(hex), 128);
-	CHECK_EQ(ssr_decode(hex, &s), 0);
+	CHECK_EQ(sd_ssr_decode(hex, &s), 0);
 	CHECK_EQ(s.speed_class, 4);
 	CHECK_EQ(s.au_size, 4194304);
 	CHECK_EQ(s.erase_size, 16);
@@ -322,18 +322,18 @@ static void test_vendors(void)
 {
 	const char *remark;
 
-	CHECK_STR(mid_vendor(0x03, false, &remark), "SanDisk");
+	CHECK_STR(sd_mid_vendor(0x03, false, &remark), "SanDisk");
 	CHECK(remark && strstr(remark, "counterfeit"));
-	CHECK_STR(mid_vendor(0x02, false, &remark), "Toshiba");
-	CHECK_STR(mid_vendor(0x02, true, &remark), "SanDisk/Kingston");
-	CHECK_STR(mid_vendor(0x41, false, &remark), "Kingston");
+	CHECK_STR(sd_mid_vendor(0x02, false, &remark), "Toshiba");
+	CHECK_STR(sd_mid_vendor(0x02, true, &remark), "SanDisk/Kingston");
+	CHECK_STR(sd_mid_vendor(0x41, false, &remark), "Kingston");
 	CHECK(remark == NULL);
-	CHECK_STR(mid_vendor(0x27, false, &remark), "Phison");
+	CHECK_STR(sd_mid_vendor(0x27, false, &remark), "Phison");
 	CHECK(remark && strstr(remark, "shared"));
-	CHECK_STR(mid_vendor(0xfe, true, &remark), "Micron");
-	CHECK_STR(mid_vendor(0x45, true, NULL), "SanDisk (Western Digital)");
-	CHECK_STR(mid_vendor(0x45, false, NULL), "Team Group");
-	CHECK(mid_vendor(0x77, false, &remark) == NULL && remark == NULL);
+	CHECK_STR(sd_mid_vendor(0xfe, true, &remark), "Micron");
+	CHECK_STR(sd_mid_vendor(0x45, true, NULL), "SanDisk (Western Digital)");
+	CHECK_STR(sd_mid_vendor(0x45, false, NULL), "Team Group");
+	CHECK(sd_mid_vendor(0x77, false, &remark) == NULL && remark == NULL);
 }
 
 /* ------------------------------------------------------------ fake trees */

@@ -284,7 +284,7 @@ static void scribble(struct dev *d, const struct span *spans, int n)
 {
 	for (int i = 0; i < n; i++) {
 		void *buf = dev_alloc_buffer(spans[i].len);
-		fill_pattern(buf, spans[i].len, PAT_RANDOM, 7);
+		dev_fill_pattern(buf, spans[i].len, PAT_RANDOM, 7);
 		CHECK_EQ(dev_pwrite_all(d, buf, spans[i].len, spans[i].off), 0);
 		free(buf);
 	}

@@ -382,9 +382,9 @@ static void test_is_erase_candidate(void)
 	static const uint64_t no[] = { 0, 5, 7, 9, 10, 11, 13, 20, 4095, 5242880, 10485760,
 				       (1ULL << 40) + 4096 };
 	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-		CHECK(is_erase_candidate(yes[i]));
+		CHECK(units_is_erase_candidate(yes[i]));
 	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-		CHECK(!is_erase_candidate(no[i]));
+		CHECK(!units_is_erase_candidate(no[i]));
 	CHECK(is_pow2(4096) && !is_pow2(0) && !is_pow2(12288));
 }
 
