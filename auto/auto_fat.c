@@ -4,7 +4,6 @@
  * shows most for writes of a page or two (doc/card-facts.md, FAT area);
  * the large rows say nothing about it and cost an erase block per column.
  */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +46,7 @@ static bool fat_run(struct autostate *s, const struct params *fp, uint64_t row_b
 	if (s->stop)
 		return false;
 	struct params p = *fp;
-	struct row_watch *w = s->watch;
-	memset(w, 0, offsetof(struct row_watch, rows));
-	w->s = s;
-	w->d = s->d;
-	w->max_write = s->max_write;
-	w->row_bytes = row_bytes;
+	struct row_watch *w = auto_watch_begin(s, row_bytes);
 	p.keep_going = fat_watch_row;
 	p.keep_going_arg = w;
 	struct rate_result *r = &s->fat_runs[s->nfat++];

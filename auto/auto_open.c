@@ -402,12 +402,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 			return NULL;
 	}
 
-	struct row_watch *w = s->watch;
-	memset(w, 0, offsetof(struct row_watch, rows));
-	w->s = s;
-	w->d = s->d;
-	w->max_write = s->max_write;
-	w->row_bytes = row_bytes;
+	struct row_watch *w = auto_watch_begin(s, row_bytes);
 	w->open_au = true;
 	w->reference = reference || separate || settled;	/* no settling row to stop after */
 	w->last_row = op.blocksize;

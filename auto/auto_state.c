@@ -6,6 +6,7 @@
  */
 #include "auto/auto_state.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "safety/safety.h"
@@ -55,4 +56,15 @@ const char *auto_source_id(const char *source)
 	if (strstr(source, "sysfs"))
 		return "sysfs_preferred_erase_size";
 	return strstr(source, "default") ? "default" : "measured";
+}
+
+struct row_watch *auto_watch_begin(struct autostate *s, uint64_t row_bytes)
+{
+	struct row_watch *w = s->watch;
+	memset(w, 0, offsetof(struct row_watch, rows));
+	w->s = s;
+	w->d = s->d;
+	w->max_write = s->max_write;
+	w->row_bytes = row_bytes;
+	return w;
 }

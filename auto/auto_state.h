@@ -186,6 +186,8 @@ const struct au_run *auto_find_run(const struct autostate *s, long long nr, bool
 /* A run's failures or interruption into the session's status. */
 void auto_note_status(struct autostate *s, const struct run_status *st);
 bool auto_current_run(const struct autostate *s, const struct au_run *r);
+/* The keep_going callback's state, cleared, for a run whose rows each write row_bytes. */
+struct row_watch *auto_watch_begin(struct autostate *s, uint64_t row_bytes);
 /* Where a size came from, as a JSON enum value. */
 const char *auto_source_id(const char *source);
 

@@ -34,8 +34,8 @@ gaps() {
 		}' "$T/$1.timing"
 }
 
-watch auto "$FB --auto --destructive sim:sdhc-good,realtime=4"
-[ "$ms" -ge 5000 ] || fail "--auto on sim:sdhc-good,realtime=4 took only $ms ms"
+watch auto "$FB --auto --destructive sim:sdhc-good,realtime=10"
+[ "$ms" -ge 5000 ] || fail "--auto on sim:sdhc-good,realtime=10 took only $ms ms"
 why=$(gaps auto 1600) || fail "$why"
 lines=$(tr '\r' '\n' <"$T/auto.out" | sed 's/\x1b\[K//g' | grep -a '^step ')
 printf '%s\n' "$lines" | grep -qE '^step [1-6] of 6, (capacity|alignment|FAT area|open blocks|random writes|speed class): .*run ETA [0-9]+:[0-9]{2}$' ||
