@@ -6,7 +6,7 @@ programs and left out) reads the global symbols it defines with nm and
 checks each against the "Names:" paragraph of SRC/FOLDER/README: a word
 ending in "_" there is a prefix, any other word with a "_" in it an exact
 name. The user's top-level units have their own: dev.o dev_, vm.o vm_,
-flashbench.o main. Prints each name that carries none, then
+flashbench.o main. Names starting with "__" are the compiler's. Prints each name that carries none, then
 "N units, M names, K without their prefix"; exit 1 if there is one, 2 on
 an error (a folder without a Names: paragraph is one).
 """
@@ -36,7 +36,9 @@ def allowed(src, folder):
 def defined(obj):
     out = subprocess.run(['nm', '--defined-only', '-g', obj], check=True,
                          capture_output=True, text=True).stdout
-    return [p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3]
+    # names the compiler makes (__odr_asan.x under ASan) are reserved, not ours
+    return [p[2] for p in (l.split() for l in out.splitlines())
+            if len(p) == 3 and not p[2].startswith('__')]
 
 
 def fits(name, rules):
