@@ -510,6 +510,10 @@ static void split_columns(struct parser *ps, const struct post_run *all)
 		r.kind = POST_OPEN_AU;
 		r.rates.rows = rows;
 		r.rates.nrows = k;
+		/* a column that lacks the table's first rows starts lower: the table's
+		 * erase size where its rows halve down from it, else its own first row */
+		if (k && (r.rates.erasesize < rows[0].blocksize || r.rates.erasesize % rows[0].blocksize))
+			r.rates.erasesize = rows[0].blocksize;
 		r.align.rows = NULL;
 		bool hdr = ps->ncol_hdr == ps->ncols;
 		r.rates.nr = hdr ? ps->col_nrs[col] : 0;

@@ -1059,6 +1059,16 @@ static void test_post_one_column_per_n(void)
 	CHECK(parse("flashbench -O /dev/sdc 4MiB 5M/s 5M/s 2MiB 5M/s 2M/s", &p) == 0);
 	CHECK(p.nruns == 2 && p.runs[0].kind == POST_OPEN_AU && !p.runs[0].nr_stated);
 	post_free(&p);
+	/* a column that starts below the table's first row: the table's erase size
+	 * where its rows halve down from it, else its own first row (found by fuzzing) */
+	CHECK(parse("flashbench -O /dev/sdc\n4MiB 5M/s\n2MiB 5M/s 3M/s\n1MiB 5M/s 3M/s\n", &p) == 0);
+	CHECK(p.nruns == 2 && p.runs[1].rates.rows[0].blocksize == 2 * MiB &&
+	      p.runs[1].rates.erasesize == 4 * MiB);
+	post_free(&p);
+	CHECK(parse("flashbench -O /dev/sdc\n4MiB 5M/s\n3MiB 5M/s 3M/s\n1536KiB 5M/s 3M/s\n", &p) == 0);
+	CHECK(p.nruns == 2 && p.runs[1].rates.rows[0].blocksize == 3 * MiB &&
+	      p.runs[1].rates.erasesize == 3 * MiB);
+	post_free(&p);
 	/* --find-fat columns stay --find-fat */
 	CHECK(parse("flashbench -f /dev/sdc 4MiB 5M/s 5M/s 2MiB 5M/s 2M/s", &p) == 0);
 	CHECK(p.nruns == 1 && p.runs[0].kind == POST_FIND_FAT);

@@ -28,7 +28,8 @@ static void check_align(const struct align_result *a)
 
 static void check_rates(const struct rate_result *r)
 {
-	if (r->nrows < 1 || r->erasesize != r->rows[0].blocksize)
+	/* the erase size is the first row's, or a multiple of it that the command gave */
+	if (r->nrows < 1 || r->erasesize < r->rows[0].blocksize || r->erasesize % r->rows[0].blocksize)
 		abort();
 	for (int i = 0; i < r->nrows; i++) {
 		const struct rate_row *row = &r->rows[i];
