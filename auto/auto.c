@@ -38,16 +38,24 @@
 static void choose_write_geometry(struct autostate *s)
 {
 	unsigned long long pref = identity_preferred_erase_size(s->id);
+	/*
+	 * The open-AU runs start at the fifth erase block and need a few more:
+	 * a low-confidence estimate that leaves no room for them gives way (a
+	 * sure one stands, and the write tests that do not fit are unknown).
+	 */
+	uint64_t room = s->d->size / 8;
 
-	if (s->erase.bytes && s->erase.conf >= CONF_LOW) {
+	if (s->erase.bytes && s->erase.conf >= CONF_LOW &&
+	    (s->erase.bytes <= room || s->erase.conf > CONF_LOW)) {
 		s->erasesize = s->erase.bytes;
 		s->erase_source = "the alignment estimate";
-	} else if (pref && pref % s->d->lbs == 0) {
+	} else if (pref && pref % s->d->lbs == 0 && pref <= room) {
 		s->erasesize = pref;
 		s->erase_source = "sysfs preferred_erase_size";
 	} else {
 		s->erasesize = FALLBACK_ERASE;
-		s->erase_source = "the common default (no estimate)";
+		s->erase_source = s->erase.bytes || pref ? "the common default (the estimate leaves no "
+				  "room for the write tests)" : "the common default (no estimate)";
 	}
 	s->pagesize = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
 	s->max_write = s->o->max_write;
@@ -203,6 +211,34 @@ static void limit_by_host_noise(struct autostate *s)
 		s->fatest.conf = CONF_LOW;
 }
 
+/*
+ * Not even one --open-au run fits (a large erase block on a small device:
+ * the runs start at the fifth): the counts are unknown for that reason, and
+ * the report says so rather than leaving "unknown" bare.
+ */
+static void note_no_room(struct autostate *s)
+{
+	struct params op = *s->p;
+	char why[200], e[FMT_BUF];
+
+	op.erasesize = op.blocksize = s->erasesize;
+	op.first_blocksize = 0;
+	op.open_au_nr = 1;
+	op.random = false;
+	op.offset_set = true;
+	op.offset = s->open_offset;
+	if (open_au_check(s->d, &op, why, sizeof(why)) == 0)
+		return;
+	snprintf(s->no_room, sizeof(s->no_room), "with %s erase blocks they would start at offset "
+		 "%" PRIu64 ", in a device of %" PRIu64 " bytes", fmt_size(e, s->erasesize),
+		 s->open_offset, s->d->size);
+	for (int m = 0; m < 2; m++) {
+		struct count_estimate *c = m ? &s->rnd : &s->lin;
+		if (c->conf == CONF_NONE)
+			snprintf(c->evidence, sizeof(c->evidence), "not measured: %s (%s)", s->no_room, why);
+	}
+}
+
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
@@ -241,6 +277,7 @@ static void run_write_phase(struct autostate *s)
 			 "%srandom writes keep up with linear ones from %s up (a %s mapping unit); "
 			 "counted with writes of that size", len ? "; " : "", fmt_size(u, s->map_unit), u);
 	}
+	note_no_room(s);
 	s->no_effects = no_translation_effects(s);
 	if (s->no_effects)
 		say_no_effects(s);

@@ -114,6 +114,8 @@ static void print_summary(FILE *f, const struct autostate *s)
 				"  show a smaller page here (-a reads at least 2 logical blocks of %u bytes):\n"
 				"  pages are that small or the card hides them.\n", bs, s->d->lbs);
 	}
+	if (s->no_room[0])
+		fprintf(f, "  The open erase block tests could not run:\n  %s.\n", s->no_room);
 	if (s->no_effects)
 		fprintf(f, "  No flash translation effects seen: writes ran alike in order and out of order,\n"
 			"  to up to %d places at once (a RAM disk, or a device without a card's translation\n"
@@ -231,8 +233,9 @@ static int rerun_commands(const struct autostate *s, char cmds[4][512])
 		struct bracket b = auto_bracket(s, random);
 		long long pts[2] = { b.hold, b.collapse ? b.collapse : b.hold + 1 };
 		for (int i = 0; i < 2 && n < 4; i++)
-			if (pts[i] >= 1 && pts[i] <= OPEN_AU_MAX_NR)
-				auto_run_command(cmds[n++], sizeof(cmds[0]), s, pts[i], random);
+			if (pts[i] >= 1 && pts[i] <= OPEN_AU_MAX_NR &&
+			    auto_run_command(cmds[n], sizeof(cmds[0]), s, pts[i], random))
+				n++;
 	}
 	return n;
 }

@@ -123,6 +123,7 @@ struct autostate {
 	struct count_estimate lin, rnd;
 	bool have_lin, have_rnd;
 	bool no_effects;	/* writes ran alike in every pattern tried: no FTL effect seen */
+	char no_room[256];	/* where --open-au would start, when not even one run fits ("": it does) */
 	/* the card's state between runs */
 	bool dirty;		/* an earlier run may have left blocks open or work owed */
 	const char *dirty_why;
@@ -237,8 +238,9 @@ uint64_t auto_random_mapping_unit(const struct autostate *s);
 void auto_limit_conf(struct count_estimate *c, enum confidence cap, const char *why);
 void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 		       struct count_estimate *out);
-/* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it. */
-void auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
+/* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it; false
+ * (buf untouched) where the tool would refuse that line, e.g. past the end of the device. */
+bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
 
 /* the advice (auto/advice.c) */
 void advice_make(const struct autostate *s, struct advice *a);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "auto/auto_state.h"
+#include "measure/measure.h"
 #include "lib/units.h"
 
 #define DEFAULT_NOISE 0.05
@@ -641,13 +642,25 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 	note_settles(s, out);
 }
 
-void auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random)
+bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random)
 {
 	struct rows_plan p;
-	char e[FMT_BUF], b[FMT_BUF];
+	char e[FMT_BUF], b[FMT_BUF], why[256];
 	auto_plan_rows(s, random, false, &p);
+	/* a line the tool would refuse is no advice: check it as the command line would be */
+	struct params cp = *s->p;
+	cp.erasesize = s->erasesize;
+	cp.blocksize = p.d[p.nd - 1];
+	cp.first_blocksize = 0;
+	cp.open_au_nr = nr;
+	cp.random = random;
+	cp.offset_set = true;
+	cp.offset = s->open_offset;
+	if (open_au_check(s->d, &cp, why, sizeof why) < 0)
+		return false;
 	snprintf(buf, n, "flashbench --open-au --erasesize=%s --blocksize=%s --open-au-nr=%lld "
 		 "--offset=%" PRIu64 "%s %s", fmt_size(e, s->erasesize), fmt_size(b, p.d[p.nd - 1]), nr,
 		 s->open_offset, random ? " --random" : "",
 		 s->o->device_name ? s->o->device_name : s->d->path);
+	return true;
 }
