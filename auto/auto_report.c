@@ -205,8 +205,18 @@ static void print_raw(FILE *f, const struct autostate *s)
 			if (!auto_current_run(s, r) || r->nr != nr || r->random != random)
 				continue;
 			rep++;
-			fprintf(f, "$ flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s",
-				dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
+			/* measured inside a fake's real size: as a line, it would write past it */
+			struct params cp = *s->p;
+			cp.erasesize = r->r.erasesize;
+			cp.blocksize = r->r.blocksize;
+			cp.first_blocksize = 0;
+			cp.open_au_nr = r->nr;
+			cp.random = r->random;
+			cp.offset_set = true;
+			cp.offset = r->r.offset;
+			bool runs = auto_open_au_line_runs(s, &cp);
+			fprintf(f, "%c flashbench --open-au %s --erasesize=%s --blocksize=%s --open-au-nr=%lld --offset=%" PRIu64 "%s   # %s",
+				runs ? '$' : '#', dev, fmt_size(e, r->r.erasesize), fmt_size(b, r->r.blocksize), r->nr,
 				r->r.offset, r->random ? " --random" : "", results_collapse_name(r->verdict));
 			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
 				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
@@ -214,6 +224,9 @@ static void print_raw(FILE *f, const struct autostate *s)
 				fprintf(f, ", run %d of %d", rep, reps);
 			if (r->settle >= 0)
 				fprintf(f, ", after a settle pass");
+			if (!runs)
+				fprintf(f, ", blocks %u erase size%s apart inside the real size, not a line "
+					"to run", r->r.spacing, r->r.spacing == 1 ? "" : "s");
 			fprintf(f, "%s\n", r->stopped_early ? ", stopped once clear" :
 				r->cut_by_cap ? ", cut by --max-write" : "");
 			text_rates(f, &r->r);

@@ -241,6 +241,12 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 /* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it; false
  * (buf untouched) where the tool would refuse that line, e.g. past the end of the device. */
 bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
+/*
+ * Whether an --open-au line with these parameters runs as printed on the
+ * device as the user sees it: the tool accepts it, and on a fake every block
+ * it writes lies inside what the card stores.
+ */
+bool auto_open_au_line_runs(const struct autostate *s, const struct params *cp);
 
 /* the advice (auto/advice.c) */
 void advice_make(const struct autostate *s, struct advice *a);

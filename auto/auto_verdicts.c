@@ -642,10 +642,29 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 	note_settles(s, out);
 }
 
+bool auto_open_au_line_runs(const struct autostate *s, const struct params *cp)
+{
+	char why[256];
+	if (open_au_check(s->d, cp, why, sizeof why) < 0)
+		return false;
+	/*
+	 * On a fake the line runs against the advertised size, so its blocks lie
+	 * further apart than the runs measured inside the real size: one past
+	 * what the card stores would land on its data.
+	 */
+	uint64_t real = s->have_cap && s->cap.verdict != CAP_GENUINE ? s->cap.real_lo : s->d->size;
+	struct span sp[OPEN_AU_NR_LIMIT];
+	int ns = open_au_spans(s->d, cp, sp, OPEN_AU_NR_LIMIT);
+	for (int i = 0; i < ns; i++)
+		if (sp[i].off + sp[i].len > real)
+			return false;
+	return true;
+}
+
 bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random)
 {
 	struct rows_plan p;
-	char e[FMT_BUF], b[FMT_BUF], why[256];
+	char e[FMT_BUF], b[FMT_BUF];
 	auto_plan_rows(s, random, false, &p);
 	/* a line the tool would refuse is no advice: check it as the command line would be */
 	struct params cp = *s->p;
@@ -656,7 +675,7 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 	cp.random = random;
 	cp.offset_set = true;
 	cp.offset = s->open_offset;
-	if (open_au_check(s->d, &cp, why, sizeof why) < 0)
+	if (!auto_open_au_line_runs(s, &cp))
 		return false;
 	snprintf(buf, n, "flashbench --open-au --erasesize=%s --blocksize=%s --open-au-nr=%lld "
 		 "--offset=%" PRIu64 "%s %s", fmt_size(e, s->erasesize), fmt_size(b, p.d[p.nd - 1]), nr,

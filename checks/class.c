@@ -276,6 +276,9 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], want[32];
 
 	memset(r, 0, sizeof *r);
+	r->start_written = d->bytes_written;
+	r->start_read = d->bytes_read;
+	r->start_ns = d->device_ns;
 	r->restored = true;
 	r->simulated = dev_simulated(d);
 	read_card(d, o->sysfs_root ? o->sysfs_root : "/sys", &r->card);
@@ -561,8 +564,6 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 {
 	struct runner x = { .d = d, .r = r };
 	struct span area = { r->plan.offset, r->plan.area };
-	uint64_t w0 = d->bytes_written, r0 = d->bytes_read;
-	int64_t t0 = d->device_ns;
 	size_t qlen = (size_t)(r->plan.depth > 0 ? r->plan.depth : 1) * CLASS_IO;
 
 	if (!r->nclaims)
@@ -586,11 +587,12 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 		snprintf(r->restore_error, sizeof r->restore_error, "%s", rerr);
 		r->restored = false;
 	}
+	preserve_account(d);	/* the writes back and their verification went by its own fd */
 	vm_ctx_free(&x.vm);
 	free(x.qbuf);
-	r->bytes_written = d->bytes_written - w0;
-	r->bytes_read = d->bytes_read - r0;
-	r->device_ns = d->device_ns - t0;
+	r->bytes_written = d->bytes_written - r->start_written;
+	r->bytes_read = d->bytes_read - r->start_read;
+	r->device_ns = d->device_ns - r->start_ns;
 	if (vm_stop_requested)
 		r->interrupted = true;
 	if (r->interrupted || r->failed || !r->restored)

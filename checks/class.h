@@ -98,8 +98,10 @@ struct class_result {
 	double sustained;	/* bytes per second over the sustained blocks */
 	enum class_verdict verdict;
 	bool decided;		/* verdicts computed: the check ran to its end */
-	uint64_t bytes_written, bytes_read;
+	uint64_t bytes_written, bytes_read;	/* all of it: -a, measuring, saving, restoring, verifying */
 	int64_t device_ns;
+	uint64_t start_written, start_read;	/* the device's counters when class_prepare began */
+	int64_t start_ns;
 	bool interrupted, failed, restored, simulated;
 	uint64_t fail_off, fail_len;
 	int fail_errno;

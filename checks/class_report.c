@@ -227,9 +227,10 @@ void class_text(FILE *f, const struct class_result *r)
 		text_conditions(f, r);
 	else
 		fprintf(f, "conditions:   nothing measured%s\n", r->nclaims ? "" : ": no claim to check");
-	fprintf(f, "written:      %" PRIu64 " bytes (%s) of test data, at most %s planned; read %"
-		PRIu64 " bytes (%s); I/O time %s\n", r->bytes_written, fmt_size(a, r->bytes_written),
-		fmt_size(b, r->plan.test_bytes), r->bytes_read, fmt_size(t, r->bytes_read),
+	fprintf(f, "written:      %" PRIu64 " bytes (%s) testing and restoring, at most %s planned; "
+		"read %" PRIu64 " bytes (%s) with -a, measuring, saving and verifying; I/O time %s\n",
+		r->bytes_written, fmt_size(a, r->bytes_written),
+		fmt_size(b, r->plan.total_bytes), r->bytes_read, fmt_size(t, r->bytes_read),
 		fmt_time(line, r->device_ns));
 	fprintf(f, "data:         %s\n", !r->restored ? r->restore_error : r->simulated ?
 		"simulated card: nothing it stores is kept" :

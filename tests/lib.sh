@@ -88,11 +88,12 @@ random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 
-# wait_for_writes LOOP PID: until PID has written to LOOP (or ended; 5 s at most).
-# A reused loop device keeps its counts: make_loop noted where they stood.
+# wait_for_writes LOOP PID [BASE]: until PID has written to LOOP past BASE
+# sectors (or ended; 5 s at most). Without BASE, since make_loop made it (a
+# reused loop device keeps its counts: make_loop noted where they stood).
 wait_for_writes() {
-	local _ base=0
-	[ -f "$T/.writes0.${1##*/}" ] && base=$(cat "$T/.writes0.${1##*/}")
+	local _ base=${3:-0}
+	[ -z "${3:-}" ] && [ -f "$T/.writes0.${1##*/}" ] && base=$(cat "$T/.writes0.${1##*/}")
 	for _ in $(seq 1 500); do
 		[ "$(sectors_written "$1")" -gt "$base" ] && return 0
 		kill -0 "$2" 2>/dev/null || return 0

@@ -125,9 +125,16 @@ part_image() {
 }
 
 run_flashbench_line() {
-	local r
+	local r last
 	( eval "exec \"\$FB\"${1#flashbench}" ) >"$T/log" 2>&1 </dev/null
 	r=$?
+	# on a fake, what the line writes (its --verbose says) stays inside what the card stores
+	if [ -n "$fake" ] && [ "$r" = 0 ]; then
+		last=$( ( eval "exec \"\$FB\" --verbose${1#flashbench}" ) 2>&1 >/dev/null </dev/null |
+			sed -n 's/.*will overwrite bytes [0-9]* to \([0-9]*\)$/\1/p' | sort -n | tail -n 1)
+		[ -z "$last" ] || [ "$last" -lt "$real" ] ||
+			fail "$what: '$1' writes up to byte $last, past the $real bytes the card stores"
+	fi
 	[ "$r" = 0 ] && return 0
 	[ "$r" = 1 ] && [ -n "$fake" ] && grep -q '^counterfeit: ' "$T/log" && return 0
 	fail "$what: '$1' exits $r: $(grep -v '^align\|^[0-9]' "$T/log" | head -n 3)"

@@ -8,7 +8,9 @@
 # an old filesystem, every flashbench line on the same sim: card. On a fake
 # every partition ends inside what it stores and the advice says to return
 # it; read-only, it gives the --capacity line; the FAT partition covers the
-# fast area, ends aligned and is of the FAT type the advice names.
+# fast area, ends aligned and is of the FAT type the advice names; every
+# flashbench line writes inside what a fake stores (a small one: its runs
+# measured inside the real size are not offered as lines to run).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/advice_lines.bash"
 
@@ -16,6 +18,7 @@ presets=$("$FB" --help | sed -n '/^  Presets:/,/^$/p' | awk 'NR > 1 && NF { prin
 [ "$(printf '%s\n' "$presets" | wc -l)" -ge 11 ] || fail "no preset list in --help: $presets"
 specs="$(printf 'sim:%s\n' $presets)
 sim:sdhc-good,real-size=8G
+sim:sdhc-good,real-size=256M
 sim:sdhc-good,pagesize=1K
 sim:size=256M,erasesize=64M"
 

@@ -5,7 +5,7 @@
 # line after the capacity and the JSON has it (the exit status stays the
 # capacity check's). No claim: no check.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tool python3
 
 verdict_lines() { printf '%s\n' "$out" | sed -n '/^Verdict$/,/^$/p' | sed -n '2,3p'; }
 

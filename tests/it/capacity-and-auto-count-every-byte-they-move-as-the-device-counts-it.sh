@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The byte counts of --capacity and --auto --destructive are the device's
+# The byte counts of --capacity, --auto --destructive and --class are the device's
 # own: what they report read and written (measuring, saving, restoring and
 # verifying, split by purpose in text and JSON) equals the kernel's counts
 # of the loop device (/sys/block/loopN/stat) within 1%.
@@ -37,6 +37,20 @@ compare capacity "$T/cap.json"
 s0=$(awk '{print $3, $7}' "$stat_file")
 "$FB" --auto --destructive --json --max-write=48M "$loop" >"$T/auto.json" || fail "--auto failed"
 compare auto "$T/auto.json"
+
+# --class: its -a, the test data, saving, restoring and verifying (exit 1: a verdict it cannot give)
+s0=$(awk '{print $3, $7}' "$stat_file")
+"$FB" --class --claim=C10 --json "$loop" >"$T/class.json"
+[ $? -le 1 ] || fail "--class failed"
+s1=$(awk '{print $3, $7}' "$stat_file")
+python3 - "$T/class.json" "$s0" "$s1" <<'PY' || fail "--class: the figures are not the device's"
+import json, sys
+c, s0, s1 = json.load(open(sys.argv[1]))["class"], sys.argv[2].split(), sys.argv[3].split()
+dev_read, dev_written = 512 * (int(s1[0]) - int(s0[0])), 512 * (int(s1[1]) - int(s0[1]))
+assert dev_written > c["conditions"]["planned_write_bytes"], (dev_written, c)	# the restore wrote too
+for name, ours, dev in (("read", c["read_bytes"], dev_read), ("written", c["written_bytes"], dev_written)):
+    assert abs(ours - dev) <= dev / 100, "--class: %s %d bytes, the device counted %d" % (name, ours, dev)
+PY
 
 # the text says the same, by purpose
 run "$FB" --capacity "$loop"

@@ -10,20 +10,11 @@ img=$(random_image card.img 256M)
 before=$(md5sum < "$img")
 loop=$(make_loop "$img")
 
-# until PID has written to LOOP since BASE sectors (or ended)
-wait_for_more_writes() {
-	local _
-	for _ in $(seq 1 2000); do
-		[ "$(sectors_written "$1")" -gt "$3" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 0
-	done
-}
-
 for try in 1 2 3 4 5; do
 	base=$(sectors_written "$loop")
 	"$FB" --capacity "$loop" >"$T/out" 2>"$T/err" &
 	pid=$!
-	wait_for_more_writes "$loop" "$pid" "$base"
+	wait_for_writes "$loop" "$pid" "$base"
 	if kill -STOP "$pid" 2>/dev/null; then
 		kill -INT "$pid"
 		kill -CONT "$pid"

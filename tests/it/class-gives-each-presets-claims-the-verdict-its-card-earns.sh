@@ -5,7 +5,7 @@
 # Status (eMMC, CF) have no claim to check and nothing is written. Exit 0
 # only when every claim is met.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tool python3
 
 verdicts() {	# the claims' "NAME=verdict" from the JSON document in $out
 	printf '%s' "$out" | python3 -c '

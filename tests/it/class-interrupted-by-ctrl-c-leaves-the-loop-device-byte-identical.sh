@@ -9,19 +9,11 @@ img=$(random_image card.img 256M)
 before=$(md5sum < "$img")
 loop=$(make_loop "$img")
 
-wait_for_more_writes() {	# LOOP PID BASE: until PID wrote to LOOP past BASE sectors (or ended)
-	local _
-	for _ in $(seq 1 2000); do
-		[ "$(sectors_written "$1")" -gt "$3" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 0
-	done
-}
-
 for try in 1 2 3 4 5; do
 	base=$(sectors_written "$loop")
 	"$FB" --class --claim=C10,A2 --erasesize=4M "$loop" >"$T/out" 2>"$T/err" &
 	pid=$!
-	wait_for_more_writes "$loop" "$pid" "$base"
+	wait_for_writes "$loop" "$pid" "$base"
 	if kill -STOP "$pid" 2>/dev/null; then
 		kill -INT "$pid"
 		kill -CONT "$pid"

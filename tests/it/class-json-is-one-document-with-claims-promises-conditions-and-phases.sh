@@ -4,7 +4,7 @@
 # conditions (area, state, queue depth) and the per-second points of every
 # phase; written bytes agree with the status. Also for a run without claims.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tool python3
 
 run "$FB" --class sim:rpi-a2
 first=$(printf '%s\n' "$out" | head -n 1)

@@ -3,7 +3,7 @@
 # rates per second and IOPS per second, each with a line per promise; with
 # no A claim, the rates only. rsvg-convert renders it where installed.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tool python3
 
 run "$FB" --class --plot="$T/a2.svg" sim:rpi-a2
 expect_rc 0

@@ -3,7 +3,7 @@
 # report name (on simulated cards of several erase sizes, one smaller than
 # the usual area), and no more is written than it planned.
 . "$(dirname "$0")/../lib.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tool python3
 
 for spec in rpi-a2 sdxc-tlc "sdc10,size=80M" "claims=C6+A1,size=40M,erasesize=1M"; do
 	: > "$T/trace"
