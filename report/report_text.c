@@ -73,7 +73,7 @@ void text_scatter(FILE *f, const struct scatter_result *r)
 
 /*
  * A size's time beyond the fit, as the original computed it (doc/original-io.md):
- * in float, the bytes in thousands over the fit's rate in MB/s.
+ * in float, its bytes times 1000 over the fit's rate in MB/s (1000 / slope).
  */
 static float interval_overhead(const struct interval_result *r, const struct interval_row *row)
 {
