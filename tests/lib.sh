@@ -88,39 +88,85 @@ random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 
-# wait_for_writes LOOP PID [BASE]: until PID has written to LOOP past BASE
-# sectors (or ended; 5 s at most). Without BASE, since make_loop made it (a
-# reused loop device keeps its counts: make_loop noted where they stood).
-wait_for_writes() {
-	local _ base=${3:-0}
-	[ -z "${3:-}" ] && [ -f "$T/.writes0.${1##*/}" ] && base=$(cat "$T/.writes0.${1##*/}")
-	for _ in $(seq 1 500); do
-		[ "$(sectors_written "$1")" -gt "$base" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 0
+# at_write N SIG DEV CMD...: runs CMD with signal SIG (a name or number)
+# delivered to it as it makes its Nth write to DEV (a pwrite64 on a
+# descriptor of DEV; strace counts only those): an interrupt at a known point
+# of the run, never at a time. N may be "N+" (that write and every one
+# after it). SIG=error:ERRNO makes those writes fail with ERRNO instead.
+# The exit status is CMD's (128 + the signal when it dies of one).
+at_write() {
+	local n=$1 sig=$2 dev=$3 what; shift 3
+	need_tool strace
+	case $sig in
+	error:*) what=error=${sig#error:} ;;
+	[0-9]*) what=signal=$sig ;;
+	*) what=signal=$(kill -l "${sig#SIG}") || fail "no signal $sig" ;;	# strace knows no RTMIN+N
+	esac
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n "$@"
+}
+
+# hold_stdout: $T/held, a FIFO whose buffer this shell has filled: a command
+# whose standard output is $T/held stops at its first write there (after
+# the first row it prints) until release_stdout. The output is in
+# $T/held.out then.
+hold_stdout() {
+	mkfifo "$T/held" || fail "cannot make a FIFO"
+	exec 8<>"$T/held" 9<"$T/held"
+	# writes of one page until the buffer takes no more (its size: 64KiB, less when pipes are scarce)
+	dd if=/dev/zero of="$T/held" bs=4096 count=4096 oflag=nonblock status=none 2>/dev/null
+	exec 8>&-
+}
+
+# release_stdout PID: lets the held command go on; waits for it (its exit status in $rc)
+release_stdout() {
+	cat <&9 >"$T/held.raw" &
+	local reader=$!
+	wait "$1"; rc=$?
+	wait "$reader"
+	exec 9<&-
+	tr -d '\0' <"$T/held.raw" >"$T/held.out"
+}
+
+# wait_until PID CMD...: until CMD succeeds (the event it looks for) or PID
+# ends; false if PID ended first and CMD still fails. Never a time limit.
+wait_until() {
+	local pid=$1; shift
+	until "$@"; do
+		kill -0 "$pid" 2>/dev/null || { "$@"; return; }
 		sleep 0.01
 	done
 }
 
+# written_since LOOP BASE: the kernel counted writes to LOOP past BASE sectors
+written_since() { [ "$(sectors_written "$1")" -gt "$2" ]; }
+
+# blocked_on_fifo PID: PID (any thread) waits for a FIFO's other end, or on a pipe
+blocked_on_fifo() { cat /proc/"$1"/task/*/stack 2>/dev/null | grep -qE 'wait_for_partner|pipe_read|pipe_write|fifo_open'; }
+
 # backup_of_killed_run LOOP FILE [OPTIONS]: -O --preserve --backup=FILE -b 4K
-# [OPTIONS] on LOOP, killed (SIGKILL) mid-test; FILE is the complete backup it left
+# [OPTIONS] on LOOP, killed (SIGKILL) at its third write to LOOP; FILE is
+# the complete backup it left
 backup_of_killed_run() {
-	local loop=$1 file=$2 pid; shift 2
-	"$FB" -O --preserve --backup="$file" -b 4K "$@" "$loop" >/dev/null 2>"$T/.killed.err" &
-	pid=$!
-	wait_for_writes "$loop" "$pid"
-	sleep 0.2
-	kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/.killed.err")"
-	{ wait "$pid"; } 2>/dev/null
+	local loop=$1 file=$2 rc; shift 2
+	at_write 3 KILL "$loop" "$FB" -O --preserve --backup="$file" -b 4K "$@" "$loop" >/dev/null 2>"$T/.killed.err"
+	rc=$?
+	[ "$rc" = 137 ] || fail "-O was not killed at its third write (exit $rc): $(cat "$T/.killed.err")"
 	grep -aqx end "$file" || fail "no complete backup in $file: $(cat "$T/.killed.err")"
 }
 
-# align_count_for DEV MS: an -a --count that makes -a on DEV run about MS ms here
-align_count_for() {
-	local t0 ms
-	t0=$(date +%s%N)
-	"$FB" -a -c 400 "$1" >/dev/null || fail "-a -c 400 $1 failed"
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo $((400 * $2 / (ms > 0 ? ms : 1)))
+# vclock: the environment (NAME=VALUE words) that runs a command on the
+# virtual clock tests/vclock.c (built once per test): its clocks move only
+# while all its threads sleep, so what it shows over time is the same on a
+# busy machine and a quiet one, and sim:...,realtime=PCT runs take no time
+vclock() {
+	local so=${UNIT_DIR:-}/vclock.so	# make check builds it beside the unit tests
+	if [ ! -f "$so" ]; then
+		so=$T/vclock.so
+		[ -f "$so" ] || ${CC:-cc} -shared -fPIC -O2 -o "$so" "$TESTS_DIR/vclock.c" -ldl -pthread ||
+			fail "cannot build tests/vclock.c"
+	fi
+	echo "LD_PRELOAD=$so ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 }
 
 # make_loop FILE [losetup options]: attach a free loop device over FILE (in $T)
@@ -171,12 +217,32 @@ make_zram() {
 }
 
 # run CMD...: runs, stores stdout in $out, stderr in $errout, exit code in $rc.
-# With --json among the arguments, stdout must be a document of the schema.
+# With --json among the arguments, stdout must be a document of the schema
+# (none only after a usage error).
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"; rc=$?
 	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
-	case " $* " in *" --json "*) [ -s "$T/.out" ] && expect_schema "$T/.out" "$*" ;; esac
+	# with --json, only a usage error (exit 2, nothing read or written) prints no document
+	case " $* " in *" --json "*)
+		if [ -s "$T/.out" ]; then
+			expect_schema "$T/.out" "$*"
+		elif [ "$rc" != 2 ]; then
+			fail "$*: exit $rc and no JSON document on stdout; stderr: $errout"
+		fi ;;
+	esac
 	return 0
+}
+
+# run_or_hang CMD...: as run, but a CMD that waits for a FIFO's other end
+# (or on a pipe) is killed there: exit status 124, as timeout(1) gives
+run_or_hang() {
+	local pid hung=0
+	"$@" >"$T/.out" 2>"$T/.err" </dev/null &
+	pid=$!
+	wait_until "$pid" blocked_on_fifo "$pid" && { hung=1; kill -KILL "$pid"; }
+	wait "$pid"; rc=$?
+	[ "$hung" = 0 ] || rc=124
+	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
 }
 
 # expect_schema FILE [WHAT]: FILE holds one JSON document valid against

@@ -17,14 +17,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
 : "${UNIT_DIR:?set UNIT_DIR to the unit test binaries}"
-export FLASHBENCH
+export FLASHBENCH UNIT_DIR	# UNIT_DIR: also where tests find vclock.so
 jobs=${FB_TEST_JOBS:-2}
 work=$(mktemp -d /tmp/fbrun.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 u_passed=0 u_failed=0 u_skipped=0
 for t in "$UNIT_DIR"/test_*; do
-	[ -x "$t" ] || continue
+	[ -x "$t" ] && [ -f "$t" ] || continue
 	out=$("$t" 2>&1); rc=$?
 	line=$(printf '%s\n' "$out" | tail -n 1)
 	if [ $rc -eq 77 ]; then
