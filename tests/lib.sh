@@ -190,18 +190,13 @@ _lock_zram() {
 	[ -e "$T/.zramlock" ] && return 0
 	[ -d "${ZRAM_LOCK%/*}" ] || ZRAM_LOCK=/tmp/${ZRAM_LOCK##*/}
 	( exec 9>>"$ZRAM_LOCK"
-	  flock -w 240 9 || exit 1
+	  flock 9 || exit 1	# as long as another suite's test needs it: no time limit
 	  : > "$T/.zramlock"
 	  while [ -d "$T" ] && kill -0 "$_test_pid" 2>/dev/null; do sleep 0.2; done
 	  [ -e "$T/.zram" ] && echo 1 > /sys/block/zram0/reset	# the test was killed
 	) </dev/null >/dev/null 2>&1 &
-	local holder=$! _
-	for _ in $(seq 1 2500); do
-		[ -e "$T/.zramlock" ] && return 0
-		kill -0 "$holder" 2>/dev/null || break
-		sleep 0.1
-	done
-	skip "zram0 stayed locked by another test run ($ZRAM_LOCK)"
+	local holder=$!
+	wait_until "$holder" test -e "$T/.zramlock" || skip "cannot lock zram0 ($ZRAM_LOCK)"
 }
 
 # make_zram SIZE: configure /dev/zram0 if present and unused; reset at exit
