@@ -3,7 +3,25 @@
 set -u
 FB=${FLASHBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-T=$(mktemp -d /tmp/fbtest.XXXXXX)
+# $T: the test's own directory, in memory (/dev/shm) where O_DIRECT works
+# there: loop devices over its files then wait for no disk, busy or not;
+# else in /tmp (FB_TEST_TMP chooses another place)
+_test_tmp() {
+	local d t
+	for d in ${FB_TEST_TMP:-} /dev/shm /tmp; do
+		[ -d "$d" ] && [ -w "$d" ] || continue
+		t=$(mktemp -d "$d/fbtest.XXXXXX") || continue
+		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] ||
+		   dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null; then
+			rm -f "$t/.odirect"
+			echo "$t"
+			return
+		fi
+		rm -rf "$t"
+	done
+}
+T=$(_test_tmp)
+[ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no directory for the test's files" >&2; exit 1; }
 
 # Helpers below are often called as $(make_loop ...), in a subshell: what
 # they set up is therefore found again by the cleanup from the files in $T,
