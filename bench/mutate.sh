@@ -331,6 +331,7 @@ build() { make -s -C "$tree" "${targets[@]}" >"$work/build.log" 2>&1; }
 # run_test NAME: 0 pass, 77 skip, else fail; output in $work/test.out. The
 # limit only guards against a hang (a mutant that loops), as in tests/run.sh.
 limit=${FB_TEST_TIMEOUT:-1800}
+FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && export FB_PYTHON
 run_test() {
 	case $1 in
 	all) FB_TEST_JOBS=${FB_TEST_JOBS:-2} make -s -C "$tree" check >"$work/test.out" 2>&1 ;;

@@ -18,6 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
 : "${UNIT_DIR:?set UNIT_DIR to the unit test binaries}"
 export FLASHBENCH UNIT_DIR	# UNIT_DIR: also where tests find vclock.so
+# the python3 interpreter itself, for tests/lib.sh (no version manager's shim at every call)
+FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && export FB_PYTHON
 jobs=${FB_TEST_JOBS:-2}
 work=$(mktemp -d /tmp/fbrun.XXXXXX)
 trap 'rm -rf "$work"' EXIT
