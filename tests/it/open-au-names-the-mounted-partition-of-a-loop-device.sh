@@ -15,8 +15,7 @@ with open(sys.argv[1], "r+b") as f:
 PY
 loop=$(make_loop "$img" -P)
 part=${loop}p1
-# losetup -P reads the table before it returns; where udev makes the nodes, wait for its queue
-[ -b "$part" ] || { command -v udevadm >/dev/null && udevadm settle; }
+# losetup -P reads the table before it returns (devtmpfs has the node then)
 # kernels without the MBR parser: partx adds the partition from user space
 [ -b "$part" ] || partx -a "$loop" 2>/dev/null
 [ -b "$part" ] || skip "no partition device for $loop"
