@@ -824,8 +824,9 @@ static void test_restored_and_old_backups_need_force(void)
 
 /*
  * An intact backup of format 1 (its checksum covers the span data only, from
- * CHECKSUM_INIT; no identity line) goes back with --force, byte for byte,
- * and without --force is refused and leaves the device as it is.
+ * CHECKSUM_INIT) goes back with --force, byte for byte, and without --force
+ * is refused and leaves the device as it is (the same device and identity:
+ * the format is the only reason).
  */
 static void test_intact_old_backup_restores_with_force(void)
 {
@@ -850,10 +851,15 @@ static void test_intact_old_backup_restores_with_force(void)
 	CHECK(b && len > 4096);
 	if (!b || len <= 4096)
 		return;
-	/* the same data at the same offset, under a format-1 header */
+	/* the same data at the same offset, under a format-1 header (its identity the same) */
 	uint64_t sum = backup_checksum_update(CHECKSUM_INIT, b + 4096, len - 4096);
-	int n = snprintf(head, sizeof head, BACKUP_MAGIC_V1 "\ndevice %s\nsize 4194304\nlbs 512\n"
-			 "data-offset 4096\nspans %d\n", img, NSPANS);
+	char identity[512] = "";
+	const char *id = strstr((char *)b, "\nidentity ");
+	CHECK(id != NULL);
+	if (id)
+		snprintf(identity, sizeof identity, "%.*s", (int)strcspn(id + 1, "\n") + 1, id + 1);
+	int n = snprintf(head, sizeof head, BACKUP_MAGIC_V1 "\ndevice %s\nsize 4194304\nlbs 512\n%s"
+			 "data-offset 4096\nspans %d\n", img, identity, NSPANS);
 	for (int i = 0; i < NSPANS; i++)
 		n += snprintf(head + n, sizeof head - (size_t)n, "span %llu %llu\n",
 			      (unsigned long long)test_spans[i].off, (unsigned long long)test_spans[i].len);
