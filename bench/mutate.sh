@@ -11,7 +11,8 @@
 #   bench/mutate.sh --check     (only: does each mutant still apply?)
 #
 # "ci" is the fixed handful .ci/run runs (fast ones, killed by unit tests or a
-# short integration test). A mutant whose line is gone or no longer unique
+# short integration test): one in each folder (and in vm.c, dev.c and
+# flashbench.c), so that a change anywhere that blinds its tests shows in CI. A mutant whose line is gone or no longer unique
 # (someone changed the code) is an ERROR, never "killed": update its FROM.
 # So is one that no longer builds, and one whose tests fail or skip without
 # the mutant (they cannot judge it).
@@ -77,7 +78,7 @@ m vm-min-keeps-the-smallest vm vm.c \
 	'test_vm' ci
 m vm-average-divides-by-the-count vm vm.c \
 	'r.ns = f->ns / f->n;' 'r.ns = f->ns / (f->n + 1);' \
-	'test_vm' ci
+	'test_vm'
 m vm-rate-is-bytes-per-second vm vm.c \
 	'r.rate = (double)f->bytes * 1e9 / (double)f->ns;' 'r.rate = (double)f->bytes * 1e6 / (double)f->ns;' \
 	'test_vm'
@@ -245,7 +246,7 @@ m json-escapes-every-control-character renderers lib/json.c \
 	'test_json' ci
 m times-switch-to-ms-at-1000us renderers lib/units.c \
 	'{ 1e3, 3, "µs" }, { 1e6, 3, "ms" }, { 1e9, 4, "s" },' '{ 1e3, 3, "µs" }, { 1e7, 3, "ms" }, { 1e9, 4, "s" },' \
-	'test_units' ci
+	'test_units'
 
 # ---- advice (auto/advice.c) ----
 m ext4-stride-is-one-page advice auto/advice.c \
@@ -268,6 +269,43 @@ m a-wrapping-fake-is-found-where-it-wraps capacity checks/capacity.c \
 m labels-are-compared-whole capacity checks/capacity.c \
 	'if (memcmp(p, c->expect, c->u) != 0)' 'if (memcmp(p, c->expect, 64) != 0)' \
 	'test_capacity' ci
+
+# ---- --class (checks/class*.c) ----
+m short-outranks-unknown-within-a-claim class checks/class_verdict.c \
+	'} else if (q->verdict == CV_UNKNOWN && c->verdict == CV_MET) {' '} else if (q->verdict == CV_UNKNOWN) {' \
+	'test_class'
+m short-outranks-unknown-across-claims class checks/class_verdict.c \
+	'else if (r->claims[i].verdict == CV_UNKNOWN && r->verdict == CV_MET)' 'else if (r->claims[i].verdict == CV_UNKNOWN)' \
+	'test_class'
+
+# ---- --auto's decisions and words (auto/*) ----
+m replicas-that-disagree-are-no-agreement auto auto/auto_verdicts.c \
+	'n += run_counts(s, &s->runs[i], nr, random) && s->runs[i].verdict == v;' \
+	'n += run_counts(s, &s->runs[i], nr, random);' \
+	'auto-gives-a-count-confidence-only-where-two-replicas-agree-at-n-and-n-plus-one'
+m a-low-count-is-worded-as-uncertain auto auto/auto_report.c \
+	'bool sure = c->conf > CONF_LOW;' 'bool sure = c->conf >= CONF_LOW;' \
+	'auto-rerun-commands-for-an-uncertain-count-run-as-printed' ci
+m a-fakes-partitions-end-inside-what-it-stores advice auto/advice.c \
+	'a->end = c->real_lo / a->unit * a->unit;' 'a->end = (c->real_lo + a->unit - 1) / a->unit * a->unit;' \
+	'auto-advice-lines-run-as-printed-on-image-files'
+
+# ---- the progress line (lib/progress.c) ----
+m progress-shows-after-a-second progress lib/progress.c \
+	'#define SHOW_AFTER_NS	1000000000LL' '#define SHOW_AFTER_NS	100000000LL' \
+	'test_progress' ci
+m progress-is-redrawn-while-nothing-ticks progress lib/progress.c \
+	'#define KEEPALIVE_NS	500000000LL' '#define KEEPALIVE_NS	2500000000LL' \
+	'test_progress progress-never-pauses-two-seconds-during-auto-and-capacity-on-a-terminal'
+m progress-at-most-five-a-second progress lib/progress.c \
+	'#define REFRESH_NS	200000000LL' '#define REFRESH_NS	20000000LL' \
+	'test_progress progress-shows-on-a-terminal-during-a-long-run'
+
+# ---- the simulated card (sim/*) ----
+m sim-a-write-below-a-page-costs-the-page sim sim/sim_card.c \
+	'if (r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
+	'if (0 && r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
+	'sim-writes-below-the-page-size-lose-throughput' ci
 
 # ---------------------------------------------------------------------------
 
