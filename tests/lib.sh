@@ -253,12 +253,20 @@ make_zram() {
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"; rc=$?
 	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
-	# with --json, only a usage error (exit 2, nothing read or written) prints no document
+	# with --json, only a usage error (exit 2, nothing read or written) prints
+	# no document (on stdout, or in the -o/--out file)
 	case " $* " in *" --json "*)
-		if [ -s "$T/.out" ]; then
-			keep_document "$T/.out" "$*"
+		local doc=$T/.out a prev=
+		for a in "$@"; do
+			case $prev in -o | --out) doc=$a ;; esac
+			case $a in --out=*) doc=${a#--out=} ;; esac
+			prev=$a
+		done
+		[ "$doc" = - ] && doc=$T/.out
+		if [ -s "$doc" ]; then
+			keep_document "$doc" "$*"
 		elif [ "$rc" != 2 ]; then
-			fail "$*: exit $rc and no JSON document on stdout; stderr: $errout"
+			fail "$*: exit $rc and no JSON document in $( [ "$doc" = "$T/.out" ] && echo stdout || echo "$doc"); stderr: $errout"
 		fi ;;
 	esac
 	return 0
