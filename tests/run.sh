@@ -25,6 +25,10 @@ FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && expor
 jobs=${FB_TEST_JOBS:-2}
 work=$(mktemp -d /tmp/fbrun.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# the unit tests that run python3 (tests/pyeval.h) get the interpreter itself too
+if [ -x "${FB_PYTHON:-}" ] && mkdir "$work/bin" && ln -s "$FB_PYTHON" "$work/bin/python3"; then
+	PATH=$work/bin:$PATH
+fi
 
 # run_units: every unit test program, one after another; its lines in
 # $work/units.out, the counts in $work/units.counts (it runs beside the
