@@ -200,6 +200,9 @@ m sdhc-csd-size-is-bits-69-to-48 identity identity/sd_registers.c \
 	'test_identity'
 
 # ---- commands (cmd/*) ----
+m rows-go-out-as-they-are-measured commands cmd/run.c \
+	'fflush(rs->f);' ';' \
+	'rows-appear-as-measured-and-never-mix-with-the-progress-line'
 m analyze-reads-standard-input-for-a-dash commands cmd/analyze_cmd.c \
 	'FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");' 'FILE *f = fopen(path, "rb");' \
 	'test_analyze_cmd analyze-reads-standard-input-given-a-dash' ci
