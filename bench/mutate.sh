@@ -120,10 +120,31 @@ m dev-counts-saving-as-saving device dev.c \
 m sim-realtime-lasts-its-share-of-the-modelled-time device backends/dev_sim.c \
 	'owed += ns * pct / 100;' 'owed += ns * pct / 1000;' \
 	'progress-never-pauses-two-seconds-during-auto-and-capacity-on-a-terminal'
+m idle-sleep-goes-on-after-a-signal-without-a-stop device dev.c \
+	'== EINTR &&' '== EINTR && 0 &&' \
+	'test_dev'
 m file-discard-punches-the-range device backends/dev_file.c \
 	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0)' \
 	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len / 2) < 0)' \
 	'discard-clears-the-range-and-nothing-else-on-a-regular-file'
+
+# ---- the simulated card (sim/*): page cost, and cards as they are made today ----
+m sim-a-write-below-a-page-costs-the-page sim sim/sim_card.c \
+	'if (r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
+	'if (0 && r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
+	'sim-writes-below-the-page-size-lose-throughput' ci
+m slc-cache-ends-at-its-size sim sim/sim_today.c \
+	's->slc_used += (double)n;' 's->slc_used += (double)n / 2;' \
+	'test_sim sim-cache-cards-show-no-collapse-inside-the-cache-and-a-cliff-past-it'
+m ram-buffer-makes-the-host-wait-when-full sim sim/sim_today.c \
+	'if (s->buf_bytes > cap)' 'if (s->buf_bytes > 2 * cap)' \
+	'test_sim sim-buffered-cards-write-the-first-rows-after-a-pause-at-bus-speed'
+m idle-gc-tidies-after-the-pause sim sim/sim.c \
+	'(double)ns >= gc_after)' '(double)ns >= 100 * gc_after)' \
+	'test_sim'
+m hidden-geometry-has-no-erase-block-step sim sim/sim.c \
+	'if (!s->cfg.today.hidden && crosses(off, len, s->cfg.erasesize))' 'if (crosses(off, len, s->cfg.erasesize))' \
+	'test_sim sim-card-without-visible-geometry-shows-no-align-step-and-no-collapse'
 
 # ---- safety (safety/*, the guards in flashbench.c) ----
 m refuses-a-mounted-device safety safety/safety_target.c \
@@ -303,12 +324,6 @@ m progress-is-redrawn-while-nothing-ticks progress lib/progress.c \
 m progress-at-most-five-a-second progress lib/progress.c \
 	'#define REFRESH_NS	200000000LL' '#define REFRESH_NS	20000000LL' \
 	'test_progress progress-shows-on-a-terminal-during-a-long-run'
-
-# ---- the simulated card (sim/*) ----
-m sim-a-write-below-a-page-costs-the-page sim sim/sim_card.c \
-	'if (r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
-	'if (0 && r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
-	'sim-writes-below-the-page-size-lose-throughput' ci
 
 # ---------------------------------------------------------------------------
 
