@@ -151,6 +151,9 @@ static void open_device(struct dev *d, const struct options *o)
 
 	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
 		run_fail_with(1, err);
+	/* before the open: a run holding it is named, not just "busy" */
+	if (safety_lock_device(o->device, writes, err, sizeof err) < 0)
+		run_fail_with(1, err);
 	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
 	if (r == -EBUSY && writes) {
 		safety_explain_busy(o->device, err, sizeof err);
@@ -159,6 +162,12 @@ static void open_device(struct dev *d, const struct options *o)
 	if (r < 0) {
 		explain_open_error(o->device, -r, err, sizeof err);
 		run_fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+	}
+	if (d->fd >= 0 && !safety_lock_covers(d->fd)) {
+		dev_close(d);
+		snprintf(err, sizeof err, "%s: changed while it was being opened (another file or "
+			 "device by that name now); not testing it", o->device);
+		run_fail_with(1, err);
 	}
 	if (d->blockdev && d->size == 0) {
 		dev_close(d);

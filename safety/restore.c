@@ -13,6 +13,7 @@
 #include "safety/backup.h"
 #include "dev.h"
 #include "lib/msg.h"
+#include "safety/lock.h"
 #include "safety/preserve.h"
 #include "safety/safety_target.h"
 
@@ -71,12 +72,20 @@ static int open_restore_target(const char *device, struct dev *d)
 		warnx_fb("--restore: %s", err);
 		return 1;
 	}
+	if (safety_lock_device(device, true, err, sizeof err) < 0) {
+		warnx_fb("--restore: %s", err);
+		return 1;
+	}
 	r = dev_open(d, device, DEV_WRITE | DEV_EXCL, err, sizeof err);
 	if (r == -EBUSY)
 		safety_explain_busy(device, err, sizeof err);
 	if (r < 0) {
 		warnx_fb("--restore: %s", err);
 		return r == -EINVAL ? 2 : 1;
+	}
+	if (d->fd >= 0 && !safety_lock_covers(d->fd)) {
+		warnx_fb("--restore: %s: changed while it was being opened; not restoring", device);
+		return 1;
 	}
 	return 0;
 }
