@@ -119,7 +119,9 @@ static int not_a_backup(const char *file, int bad_line)
 			 gone ? "; removed it" : "");
 		return -1;
 	}
-	warnx_fb("--restore: %s: not a flashbench backup (line %d)", file, bad_line);
+	warnx_fb("--restore: %s: not a flashbench backup, or one whose header is damaged (line %d): "
+		 "nothing restored, and the file is kept as it is (if it is the --backup of a "
+		 "stopped run, the saved data may still be in it: do not delete it)", file, bad_line);
 	return 2;
 }
 
@@ -157,6 +159,9 @@ static int read_backup(const char *file, struct backup_header *h, int *fd, bool 
 				       "not restoring" : strerror(e));
 		return e == EBADMSG ? 2 : 1;
 	}
+	if (h->first_line_damaged)	/* the one line the checksum leaves out */
+		warnx_fb("--restore: %s: its first line is damaged (it no longer says what the file "
+			 "is), but its header and data check out: a backup, restoring it", file);
 	return check_backup_kind(file, h, force);
 }
 
