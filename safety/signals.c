@@ -80,6 +80,21 @@ static void on_fatal_signal(int sig)
 	errno = saved_errno;
 }
 
+/*
+ * A stop signal ignored when flashbench started stays ignored: nohup, or a
+ * shell's trap '' HUP, said the run must outlive it (POSIX shells keep such
+ * a signal ignored too).
+ */
+static void catch_unless_ignored(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+	    old.sa_handler == SIG_IGN)
+		return;
+	sigaction(sig, sa, NULL);
+}
+
 void safety_install_signals(void)
 {
 	struct sigaction sa;
@@ -90,9 +105,9 @@ void safety_install_signals(void)
 	sa.sa_flags = SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaction(stop_signals[i], &sa, NULL);
+		catch_unless_ignored(stop_signals[i], &sa);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaction(sig, &sa, NULL);
+		catch_unless_ignored(sig, &sa);
 	for (size_t i = 0; i < sizeof error_signals / sizeof error_signals[0]; i++)
 		sigaction(error_signals[i], &sa, NULL);
 }

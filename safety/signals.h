@@ -19,6 +19,8 @@
  *   handler (one restore attempt of preserved data, or it lets the one
  *   under way finish) and exits; later ones are answered but do not cut
  *   a restore short;
+ *   A stop signal that was ignored when the program started (nohup) stays
+ *   ignored;
  * - program errors (ILL TRAP ABRT BUS FPE SEGV SYS): the registered
  *   handler at once, then the signal's own default action (a core dump).
  */

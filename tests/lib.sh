@@ -77,6 +77,13 @@ have_tool() {
 # tells whether the file system under FILE takes O_DIRECT at all
 odirect_works() { dd if="$1" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null; }
 
+# $INTERRUPTIBLE CMD... runs CMD with SIGINT and SIGQUIT at their defaults,
+# as a command started from a terminal has them, to be stopped as Ctrl-C and
+# Ctrl-\ would: a background job of a script ignores them, and flashbench
+# keeps a signal ignored that was ignored when it started (nohup). A command
+# (env), not a function, so that $! of CMD & is CMD's process id.
+INTERRUPTIBLE="env --default-signal=INT,QUIT"
+
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # make_file NAME SIZE: a sparse regular file of SIZE (truncate syntax) in $T

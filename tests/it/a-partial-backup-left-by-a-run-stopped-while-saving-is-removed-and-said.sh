@@ -33,7 +33,7 @@ started() {
 	fail "flashbench did not start saving to $T/$2"
 }
 
-slow "$FB" -O --preserve --backup="$T/b2" -b 4K "$loop" >"$T/out" 2>"$T/err" &
+slow $INTERRUPTIBLE "$FB" -O --preserve --backup="$T/b2" -b 4K "$loop" >"$T/out" 2>"$T/err" &
 tracer=$!
 pid=$(started "$tracer" b2)
 sleep 0.3; kill -INT "$pid"; sleep 0.5; kill -INT "$pid" 2>/dev/null

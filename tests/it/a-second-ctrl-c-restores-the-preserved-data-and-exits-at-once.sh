@@ -10,7 +10,7 @@ before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
 
 # 8 MiB erase blocks: 16 MiB to restore, long enough to be interrupted
-"$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
+$INTERRUPTIBLE "$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
 pid=$!
 wait_for_writes "$loop" "$pid"
 sleep 0.1

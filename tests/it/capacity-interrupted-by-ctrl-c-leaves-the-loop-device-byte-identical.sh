@@ -12,7 +12,7 @@ loop=$(make_loop "$img")
 
 for try in 1 2 3 4 5; do
 	base=$(sectors_written "$loop")
-	"$FB" --capacity "$loop" >"$T/out" 2>"$T/err" &
+	$INTERRUPTIBLE "$FB" --capacity "$loop" >"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_for_writes "$loop" "$pid" "$base"
 	if kill -STOP "$pid" 2>/dev/null; then

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 img=$(random_image disk.img 32M)
 before=$(sha256sum <"$img")
-"$FB" -O --preserve -b 4K "$img" >"$T/out" 2>"$T/err" &
+$INTERRUPTIBLE "$FB" -O --preserve -b 4K "$img" >"$T/out" 2>"$T/err" &
 pid=$!
 for _ in $(seq 1 300); do	# until it writes (its save is done)
 	[ "$(sha256sum <"$img")" != "$before" ] && break

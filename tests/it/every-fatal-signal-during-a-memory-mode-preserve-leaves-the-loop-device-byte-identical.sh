@@ -12,7 +12,7 @@ loop=$(make_loop "$img")
 
 for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR IO RTMIN+3 INT; do
 	num=$(kill -l "$sig")
-	"$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
+	$INTERRUPTIBLE "$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
 	pid=$!
 	wait_for_writes "$loop" "$pid"
 	sleep 0.1

@@ -8,7 +8,7 @@ img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
 
-"$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err" &
+$INTERRUPTIBLE "$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err" &
 pid=$!
 wait_for_writes "$loop" "$pid"
 sleep 0.2
