@@ -227,6 +227,12 @@ int restore_command_opts(const char *backup_path, const char *device, bool force
 out:
 	if (backup_fd >= 0)
 		close(backup_fd);
+	char ferr[PATH_MAX + 128];
+	if (dev_finish(&d, ferr, sizeof ferr) < 0) {	/* a sim: card's record= that is not whole */
+		warnx_fb("--restore: %s", ferr);
+		if (!rc)
+			rc = 1;
+	}
 	dev_close(&d);
 	free(h->spans);
 	free(h);
