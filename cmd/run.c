@@ -75,6 +75,22 @@ void __attribute__((noreturn)) run_fail_with(int status, const char *msg)
 	exit(status);
 }
 
+void run_prepare_interrupted_document(const struct options *o)
+{
+	static char *doc;
+	size_t len = 0;
+
+	if (!json_requested() || doc)
+		return;
+	FILE *f = open_memstream(&doc, &len);
+	if (!f)
+		return;
+	json_interrupted_document(f, failed_test(o), o->device, "interrupted before the test "
+				  "began: nothing was written to the device");
+	if (fclose(f) == 0 && doc)
+		safety_signals_idle_document(doc, len);
+}
+
 void run_usage_error(const char *fmt, ...)
 {
 	char msg[1024];

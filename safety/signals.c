@@ -15,6 +15,8 @@
 
 static volatile sig_atomic_t first_signal, idle;
 static safety_signal_fn fatal_fn;
+static const char *idle_document;	/* written to stdout when a signal ends an idle run */
+static size_t idle_document_len;
 
 /* A signal sent on purpose, or a program error the handler cannot return from. */
 static const int stop_signals[] = {
@@ -37,6 +39,30 @@ void safety_on_fatal_signal(safety_signal_fn fn)
 void safety_signals_idle(bool on)
 {
 	idle = on;
+}
+
+void safety_signals_idle_document(const char *doc, size_t len)
+{
+	idle_document_len = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	idle_document = doc;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	idle_document_len = doc ? len : 0;
+}
+
+/* The prepared document of a run stopped before it did anything (--json): whole, by write(2). */
+static void say_idle_document(void)
+{
+	size_t done = 0;
+
+	while (idle_document && done < idle_document_len) {
+		ssize_t r = write(STDOUT_FILENO, idle_document + done, idle_document_len - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;
+		done += (size_t)r;
+	}
 }
 
 static bool is_error_signal(int sig)
@@ -74,8 +100,11 @@ static void on_fatal_signal(int sig)
 		vm_stop_requested = 1;
 		progress_clear();
 		safety_signal_say("flashbench: stopping after the current I/O (again to abort at once)\n");
-	} else if (!fatal_fn || fatal_fn(sig)) {
-		_exit(128 + sig);
+	} else {
+		if (idle && !first_signal)
+			say_idle_document();
+		if (!fatal_fn || fatal_fn(sig))
+			_exit(128 + sig);
 	}
 	errno = saved_errno;
 }
