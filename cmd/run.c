@@ -85,8 +85,11 @@ void run_prepare_interrupted_document(const struct options *o)
 	FILE *f = open_memstream(&doc, &len);
 	if (!f)
 		return;
-	json_interrupted_document(f, failed_test(o), o->device, "interrupted before the test "
-				  "began: nothing was written to the device");
+	json_interrupted_document(f, failed_test(o), o->device,
+				  o->action == ACT_RESTORE ? "interrupted: run the same --restore "
+				  "again (the backup is kept until a restore of it is verified)" :
+				  o->action == ACT_ANALYZE ? "interrupted" :
+				  "interrupted before the test began: nothing was written to the device");
 	if (fclose(f) == 0 && doc)
 		safety_signals_idle_document(doc, len);
 }
