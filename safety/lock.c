@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/loop.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -31,6 +33,7 @@
 
 /* What is locked: its path, and what it is to the device under test (for messages). */
 struct lock_item {
+	bool stand_in;		/* a lock file of ours, created if need be (no path reaches the file) */
 	char path[PATH_MAX];
 	char role[2 * PATH_MAX + 64];	/* "the backing file of /dev/loop1"; "" for the device itself */
 };
@@ -110,15 +113,49 @@ static bool disk_node(const char *sysdir, char *node, size_t n)
 static void collect_block(struct lock_set *s, unsigned int ma, unsigned int mi, const char *name,
 			  const char *under, int depth);
 
+/*
+ * A loop device whose backing file no path reaches any more (deleted, or
+ * replaced by another file of that name) is still one storage with every
+ * other loop device over that file: they meet on a lock file named for its
+ * device and inode (LOOP_GET_STATUS64), in /run/lock (else /tmp).
+ */
+static bool backing_reached(const char *disk, const char *back, struct stat *st, char *stand_in,
+			    size_t n)
+{
+	struct loop_info64 info;
+	int fd = open(disk, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	bool got = fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &info) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	bool found = stat(back, st) == 0;
+	if (!got)
+		return found;	/* the kernel says nothing more: the path it is */
+	if (found && (S_ISBLK(st->st_mode) ? st->st_rdev == (dev_t)info.lo_rdevice
+			  : st->st_dev == (dev_t)info.lo_device && st->st_ino == (ino_t)info.lo_inode))
+		return true;
+	snprintf(stand_in, n, "%s/flashbench.loop-backing.%llx.%llu.lock",
+		 access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp",
+		 (unsigned long long)info.lo_device, (unsigned long long)info.lo_inode);
+	return false;
+}
+
 /* A loop device's backing file, or the disk under it: locked too. */
 static void collect_backing(struct lock_set *s, const char *sysdir, const char *disk, int depth)
 {
-	char path[PATH_MAX + 32], back[PATH_MAX];
+	char path[PATH_MAX + 32], back[PATH_MAX], stand_in[PATH_MAX];
 	struct stat st;
 
 	snprintf(path, sizeof path, "%s/loop/backing_file", sysdir);
-	if (!read_line(path, back, sizeof back) || stat(back, &st) < 0)
-		return;		/* not a loop device, or its file is gone (then nobody can reach it) */
+	if (!read_line(path, back, sizeof back))
+		return;		/* not a loop device */
+	if (!backing_reached(disk, back, &st, stand_in, sizeof stand_in)) {
+		int before = s->n;
+		add_item(s, stand_in, "the lock file for the backing file of %s (%s)", disk, back);
+		if (s->n > before)
+			s->it[before].stand_in = true;
+		return;
+	}
 	if (S_ISREG(st.st_mode))
 		add_item(s, back, "the backing file of %s", disk);
 	else if (S_ISBLK(st.st_mode)) {
@@ -303,7 +340,8 @@ static int lock_one(const char *name, const struct lock_item *it, bool exclusive
 {
 	struct stat st;
 	struct holders h;
-	int fd = open(it->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = it->stand_in ? open(it->path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)
+			      : open(it->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0)
 		return 0;	/* no medium, no permission: nobody else locks it through us */

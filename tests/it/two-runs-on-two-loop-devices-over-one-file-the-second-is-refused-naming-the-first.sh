@@ -6,7 +6,8 @@
 # backing file and the first run's process id and command line, and writes
 # nothing; the first run ends normally and the file holds what it held
 # before (the second used to save what the first had written and restore
-# it last: 4 MB of the file lost, both exit 0).
+# it last: 4 MB of the file lost, both exit 0). So are they once the file
+# is deleted and another put in its place.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/two_runs.bash"
 
@@ -22,4 +23,15 @@ done
 release
 [ "$held_rc" = 0 ] || fail "the first run: exit $held_rc: $(cat "$T/held.err")"
 cmp -s "$img" "$T/orig" || fail "the image differs from what it held before both runs"
+
+# the file deleted (and another put in its place): the loop devices are still one
+# storage, and meet on a lock file named for its device and inode
+rm "$img"
+printf 'another file\n' > "$img"
+hold "$a" "$FB" -O -e 1M -b 256K --preserve "$a"
+refused_beside_held "$a" "$FB" -p --preserve "$b"
+expect_err "the lock file for the backing file of $b .*is locked by process $held_pid"
+release
+[ "$held_rc" = 0 ] || fail "the first run over the deleted file: exit $held_rc: $(cat "$T/held.err")"
+cmp -s "$b" "$T/orig" || fail "the deleted image differs from what it held before"
 exit 0
