@@ -177,6 +177,7 @@ static int io(struct ctx *c, bool write, uint64_t off, uint64_t len)
 			 "the storage under the device failed (a full thin pool?), not the card" :
 			 "the file system holding the image failed, not the image: free space there, "
 			 "or check a fully allocated image");
+		snprintf(c->err, c->n, "%s", c->r->error);	/* the caller says why there is none */
 	}
 	if (!c->failed) {
 		c->r->error_off = off;

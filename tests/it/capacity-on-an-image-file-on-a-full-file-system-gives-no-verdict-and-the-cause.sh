@@ -3,7 +3,8 @@
 # check (a 64MiB image on an 8MiB tmpfs): the writes that fail with ENOSPC
 # are the host's, not the image's: no verdict, the cause named (exit 1),
 # never "damaged" with a real size (it used to say "damaged: ... stores
-# 7MiB"); the image holds what it held before.
+# 7MiB"), also as --auto --destructive's first step; the image holds what it
+# held before.
 . "$(dirname "$0")/../lib.sh"
 need_root
 mkdir "$T/small"
@@ -22,5 +23,9 @@ printf '%s\n' "$out" | grep -qE "damaged|counterfeit|real size" && fail "a verdi
 run "$FB" --capacity --json "$img"
 expect_rc 1
 expect_out '"verdict": "unknown"'
+# --auto --destructive, whose capacity check comes first, stops there and says why
+run "$FB" --auto --destructive --max-write=100M "$img"
+expect_rc 1
+expect_err "capacity check: $img: writing at offset [0-9]+: No space left on device"
 [ "$(sha256sum < "$img")" = "$before" ] || fail "the image differs from before"
 exit 0
