@@ -39,35 +39,12 @@ static const char *failed_test(const struct options *o)
 	return o && __builtin_popcount(o->tests) <= 1 ? o->action_opt : NULL;
 }
 
-/*
- * The message as one line: a value echoed as typed may hold a newline
- * (--blocksize=$'4k\n'), which would split it. Control bytes are written
- * as C escapes (\n, \t, \r, \xNN), a backslash stays one.
- */
-static void one_line(const char *in, char *out, size_t n)
-{
-	static const char named[] = "\n\t\r", letters[] = "ntr";
-	size_t l = 0;
-
-	for (; *in && l + 5 < n; in++) {
-		unsigned char c = (unsigned char)*in;
-		const char *k = c ? strchr(named, c) : NULL;
-		if (k)
-			l += (size_t)snprintf(out + l, n - l, "\\%c", letters[k - named]);
-		else if (c < 0x20 || c == 0x7f)
-			l += (size_t)snprintf(out + l, n - l, "\\x%02x", c);
-		else
-			out[l++] = (char)c;
-	}
-	out[l] = '\0';
-}
-
 /* "flashbench: message" on stderr, one line; with --json also a document on stdout. */
 void __attribute__((noreturn)) run_fail_with(int status, const char *msg)
 {
 	char line[4096];
 
-	one_line(msg, line, sizeof line);
+	msg_one_line(msg, line, sizeof line);	/* the document's message as stderr's */
 	warnx_fb("%s", line);
 	if (json_requested())
 		json_error_document(stdout, failed_test(run_options_parsed),

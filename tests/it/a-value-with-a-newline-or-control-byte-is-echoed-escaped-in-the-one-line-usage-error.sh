@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A value echoed in a usage error is written escaped (\n, \t, \xNN), so the
-# message stays one line whatever was typed: --blocksize=$'4k\n' used to
+# A value echoed in a usage error (or any message) is written escaped (\n,
+# \t, \xNN), so the message stays one line whatever was typed: --blocksize=$'4k\n' used to
 # split it into two or three lines. Exit 2, nothing read or written; with
 # --json the document carries the same line.
 . "$(dirname "$0")/../lib.sh"
@@ -21,6 +21,8 @@ run "$FB" $'--blocksize\n=4k' -a "$dev"
 expect_usage_error 'blocksize\n=4k'
 run "$FB" $'no\nsuch' "$dev"
 expect_usage_error 'no\nsuch: only one device at a time'
+run "$FB" --restore=$'no\nbackup' "$dev"
+expect_usage_error '--restore: no\nbackup: No such file'
 run "$FB" --json -a --blocksize=$'4k\n' "$dev"
 expect_rc 2
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "--json: not one line on stderr: $errout"
