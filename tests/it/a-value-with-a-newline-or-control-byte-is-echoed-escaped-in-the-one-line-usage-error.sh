@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A value echoed in a usage error (or any message) is written escaped (\n,
-# \t, \xNN), so the message stays one line whatever was typed: --blocksize=$'4k\n' used to
-# split it into two or three lines. Exit 2, nothing read or written; with
-# --json the document carries the same line.
+# \t, \xNN), so the message stays one line whatever was typed:
+# --blocksize=$'4k\n' used to split it into two or three lines. Exit 2,
+# nothing read or written; with --json the document carries the same line.
 . "$(dirname "$0")/../lib.sh"
 : > "$T/trace"
 dev="sim:sdhc-good,trace=$T/trace"
