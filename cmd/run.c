@@ -406,6 +406,11 @@ void run_check_outputs(const struct options *o)
 		if ((i == RECORD || i == TRACE) &&
 		    io_log_refused(what, paths[i], i == RECORD ? "WD" : "RWD", err, sizeof err))
 			run_usage_error("%s", err);
+		for (int fd = 1; fd <= 2 && (i == RECORD || i == TRACE); fd++)
+			if (fstat(fd, &other) == 0 && S_ISREG(other.st_mode) &&
+			    other.st_dev == st.st_dev && other.st_ino == st.st_ino)
+				run_usage_error("%s: the same file as standard %s", what,
+					    fd == 1 ? "output" : "error");
 	}
 	char a[PATH_MAX * 2], b[PATH_MAX * 2];
 	for (int i = 0; i < NPATHS; i++) {

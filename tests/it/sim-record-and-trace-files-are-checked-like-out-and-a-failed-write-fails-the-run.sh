@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A sim: card's record= and trace= files are write paths like -o: a block
 # device, an existing file that is no record of flashbench's (a system file:
-# it would be appended to), a FIFO nobody reads, the same file as -o or as
-# the other one, or the backup --restore reads, are refused in one line,
+# it would be appended to), a FIFO nobody reads, the same file as -o, as
+# the other one, as standard output, or the backup --restore reads, are refused in one line,
 # exit 2, before any I/O, and left as they were. A line that cannot be
 # written (record=/dev/full) fails the run, exit 1, naming the file (it
 # used to exit 0 with the record lost). A record of an earlier run is
@@ -33,6 +33,10 @@ expect_usage_error "the same file as sim: record=$T/log"
 printf 'flashbench-backup 2\n' > "$T/backup"
 run "$FB" --restore="$T/backup" "$dev,trace=$T/backup"
 expect_usage_error "the same file as --restore=$T/backup"
+: > "$T/stdout"
+"$FB" -a "$dev,trace=$T/stdout" > "$T/stdout" 2> "$T/err"
+rc=$?; errout=$(cat "$T/err"); out=""
+expect_usage_error "sim: trace=$T/stdout: the same file as standard output"
 mkfifo "$T/fifo"
 run "$FB" -a "$dev,trace=$T/fifo"
 expect_usage_error "sim: trace=$T/fifo: a FIFO that nobody reads"
