@@ -119,8 +119,10 @@ static void collect_block(struct lock_set *s, unsigned int ma, unsigned int mi, 
  * other loop device over that file: they meet on a lock file named for its
  * device and inode (LOOP_GET_STATUS64), in /run/lock (else /tmp).
  */
-static bool backing_reached(const char *disk, const char *back, struct stat *st, char *stand_in,
-			    size_t n)
+enum backing { BACKING_GONE, BACKING_AT_PATH, BACKING_STAND_IN };
+
+static enum backing backing_reached(const char *disk, const char *back, struct stat *st,
+				    char *stand_in, size_t n)
 {
 	struct loop_info64 info;
 	int fd = open(disk, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -129,15 +131,15 @@ static bool backing_reached(const char *disk, const char *back, struct stat *st,
 	if (fd >= 0)
 		close(fd);
 	bool found = stat(back, st) == 0;
-	if (!got)
-		return found;	/* the kernel says nothing more: the path it is */
+	if (!got)	/* the kernel says nothing more: the path it is, if any */
+		return found ? BACKING_AT_PATH : BACKING_GONE;
 	if (found && (S_ISBLK(st->st_mode) ? st->st_rdev == (dev_t)info.lo_rdevice
 			  : st->st_dev == (dev_t)info.lo_device && st->st_ino == (ino_t)info.lo_inode))
-		return true;
+		return BACKING_AT_PATH;
 	snprintf(stand_in, n, "%s/flashbench.loop-backing.%llx.%llu.lock",
 		 access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp",
 		 (unsigned long long)info.lo_device, (unsigned long long)info.lo_inode);
-	return false;
+	return BACKING_STAND_IN;
 }
 
 /* A loop device's backing file, or the disk under it: locked too. */
@@ -149,7 +151,10 @@ static void collect_backing(struct lock_set *s, const char *sysdir, const char *
 	snprintf(path, sizeof path, "%s/loop/backing_file", sysdir);
 	if (!read_line(path, back, sizeof back))
 		return;		/* not a loop device */
-	if (!backing_reached(disk, back, &st, stand_in, sizeof stand_in)) {
+	enum backing b = backing_reached(disk, back, &st, stand_in, sizeof stand_in);
+	if (b == BACKING_GONE)
+		return;
+	if (b == BACKING_STAND_IN) {
 		int before = s->n;
 		add_item(s, stand_in, "the lock file for the backing file of %s (%s)", disk, back);
 		if (s->n > before)
@@ -196,6 +201,7 @@ static void collect_block(struct lock_set *s, unsigned int ma, unsigned int mi, 
 			  const char *under, int depth)
 {
 	char link[64], dir[PATH_MAX], node[NAME_MAX + 16], part_file[PATH_MAX + 16];
+
 	snprintf(link, sizeof link, "/sys/dev/block/%u:%u", ma, mi);
 	if (depth > MAX_DEPTH || !realpath(link, dir)) {
 		add_item(s, name, "%s", under ? under : "");
