@@ -382,7 +382,7 @@ static bool io_log_refused(const char *what, const char *path, const char *ops, 
  */
 void run_check_outputs(const struct options *o)
 {
-	enum { NPATHS = 6, INPUT = 0, RECORD = 4, TRACE = 5 };
+	enum { NPATHS = 6, INPUT = 0, OUT = 1, PLOT = 2, RECORD = 4, TRACE = 5 };
 	char record[PATH_MAX], trace[PATH_MAX];
 	sim_spec_value(o->device ? o->device : "", "record", record, sizeof record);
 	sim_spec_value(o->device ? o->device : "", "trace", trace, sizeof trace);
@@ -398,6 +398,8 @@ void run_check_outputs(const struct options *o)
 			continue;
 		snprintf(what, sizeof what, "%s=%s", names[i], paths[i]);
 		if (i != INPUT && safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+			run_usage_error("%s", err);
+		if ((i == OUT || i == PLOT) && safety_check_not_backup(what, paths[i], err, sizeof err))
 			run_usage_error("%s", err);
 		for (int j = 0; j < i; j++)
 			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&

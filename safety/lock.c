@@ -414,3 +414,32 @@ bool safety_lock_covers(int fd)
 	return S_ISBLK(st.st_mode) ? st.st_rdev == target.st_rdev
 				   : st.st_dev == target.st_dev && st.st_ino == target.st_ino;
 }
+
+/* ---------------------------------------------------------------- files a run writes */
+
+int safety_lock_holders(const struct stat *st, char *who, size_t n)
+{
+	struct holders h;
+
+	find_holders(st, &h);
+	snprintf(who, n, "%s", h.n ? h.who : "");
+	return h.n;
+}
+
+int safety_lock_file(int fd, const char *what, char *err, size_t n)
+{
+	struct stat st;
+	char who[sizeof ((struct holders *)0)->who];
+
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK || fstat(fd, &st) < 0)
+			return 0;	/* a file system without flock: nothing to honour */
+		if (!safety_lock_holders(&st, who, sizeof who))
+			snprintf(who, sizeof who, "a process that cannot be seen from here");
+		snprintf(err, n, "%s is locked by %s, a run still going", what, who);
+		return -1;
+	}
+	return 0;
+}

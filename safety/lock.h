@@ -34,4 +34,22 @@ int safety_lock_device(const char *path, bool exclusive, char *err, size_t n);
  */
 bool safety_lock_covers(int fd);
 
+struct stat;
+
+/*
+ * How many processes other than this one hold a BSD lock on st's file
+ * (0: none), and who names up to three ("process 12 (flashbench -p ...)").
+ * Every file a run writes for itself (its --backup) is locked while the run
+ * lasts, so another run's -o, --plot, record=, --backup or --restore can
+ * see that it is in use.
+ */
+int safety_lock_holders(const struct stat *st, char *who, size_t n);
+
+/*
+ * An exclusive lock on fd's file (held while fd, or a dup of it, is open),
+ * never waiting: 0 when locked (or the file system has no flock), -1 with
+ * "WHAT is locked by process N (CMD), a run still going" in err.
+ */
+int safety_lock_file(int fd, const char *what, char *err, size_t n);
+
 #endif

@@ -140,6 +140,14 @@ static int read_backup(const char *file, struct backup_header *h, int *fd, bool 
 		warnx_fb("--restore: %s: %s", file, strerror(errno));
 		return 2;
 	}
+	/* a run still saving to it or restoring from it keeps it: not read, not removed */
+	char err[PATH_MAX + 3 * 256 + 64];
+	if (safety_lock_file(fileno(f), file, err, sizeof err) < 0) {
+		fclose(f);
+		warnx_fb("--restore: %s (its own device is restored by that run); not restoring",
+			 err);
+		return 1;
+	}
 	if (backup_parse_header(f, h, &bad_line) < 0) {
 		fclose(f);
 		return not_a_backup(file, bad_line);
