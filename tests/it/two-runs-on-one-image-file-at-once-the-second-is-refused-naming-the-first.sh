@@ -24,6 +24,10 @@ refused_beside_held "$img" "$FB" --auto --destructive --max-write=64M "$img"
 refused_beside_held "$img" "$FB" --restore="$T/first.backup" "$img"
 refused_beside_held "$img" "$FB" -a "$img"
 expect_err "would time its I/O too"
+# nor does a run of another device write its results over the held image
+run "$FB" -a -c 1 -o "$img" sim:sdhc-good
+expect_rc 2
+expect_err "--out=$img is locked by process $held_pid"
 release
 [ "$held_rc" = 0 ] || fail "the first run: exit $held_rc: $(cat "$T/held.err")"
 cmp -s "$img" "$T/orig" || fail "the image differs from what it held before both runs"
