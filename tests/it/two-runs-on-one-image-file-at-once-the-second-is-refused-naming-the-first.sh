@@ -7,7 +7,8 @@
 # writes too) is refused in one line, exit 1, naming the first run's process
 # id and command line, and writes nothing; the first run then ends normally
 # and the file holds what it held before both. Read-only runs share: -a
-# beside -a runs, and a run that writes is refused beside them.
+# beside -a runs, and a run that writes is refused beside them. A run of
+# another device may not write its results (-o) over the held image.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/two_runs.bash"
 
