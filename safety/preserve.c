@@ -511,13 +511,13 @@ static int remove_stale_partial(const char *path, const char *what, char *err, s
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
-	if (fd < 0 || safety_lock_file(fd, what, err, n) < 0) {
-		if (fd < 0)
-			explain_backup_open(path, EEXIST, err, n);
-		else
-			fmt_append(err, n, ": choose another name");
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		explain_backup_open(path, EEXIST, err, n);
+		return -1;
+	}
+	if (safety_lock_file(fd, what, err, n) < 0) {	/* its run is still saving */
+		fmt_append(err, n, ": choose another name");
+		close(fd);
 		return -1;
 	}
 	int r = unlink(path);
