@@ -44,6 +44,11 @@ void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void
 	d->writable = writable;
 }
 
+int dev_finish(struct dev *d, char *err, size_t n)
+{
+	return d->ops && d->ops->finish ? d->ops->finish(d, err, n) : 0;
+}
+
 void dev_close(struct dev *d)
 {
 	if (d->ops && d->ops->close)

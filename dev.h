@@ -76,6 +76,11 @@ struct dev_ops {
 	void (*identity)(const struct dev *d, char *out, size_t n);
 	/* The name a backup records: an absolute path where there is one. */
 	void (*canonical_name)(const struct dev *d, char *out, size_t n);
+	/*
+	 * Optional: what the backend writes beside the device (a sim: card's
+	 * record= and trace= files) flushed: 0, or -1 with a message.
+	 */
+	int (*finish)(struct dev *d, char *err, size_t n);
 	void (*close)(struct dev *d);
 };
 
@@ -121,6 +126,8 @@ void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void
  */
 int dev_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen);
 void dev_close(struct dev *d);
+/* Before dev_close: the backend's own output files complete (struct dev_ops.finish). 0 or -1. */
+int dev_finish(struct dev *d, char *err, size_t n);
 
 /*
  * Timed I/O of len bytes at off. The clock (CLOCK_MONOTONIC, or the sim's

@@ -671,8 +671,12 @@ int main(int argc, char **argv)
 	struct options o;
 	open_std_streams();
 	json_set_run(argc, argv);
+	/* from the first moment: a signal before any I/O ends the run at once, said (--json) */
+	safety_install_signals();
+	safety_signals_idle(true);
 	atexit(run_check_stdout_at_exit);
 	parse_args(&o, argc, argv);
+	run_prepare_interrupted_document(&o);
 	if (o.action != ACT_ANALYZE)
 		run_check_outputs(&o);
 	if (o.action == ACT_ANALYZE)

@@ -26,6 +26,9 @@
  *   MID_LEVEL         0.2      a single row between two levels is    §5 (README): 5/53/150 us = 8 KiB
  *                              one of its own (page read in pairs)   pages, 16 KiB multi-plane
  *   NOISE_FRACTION    0.02     a step under 2% of a read is noise    loop devices, RAM disks (measured)
+ *   PAGE_OVER_DIP     0.25     a page level stands above zero by a   card-facts, "Page steps and noise";
+ *                              quarter of the depth of a level below the calibration matrix (kept every
+ *                              it that sinks below zero (noise)      right page, lost the dips)
  *   MIN_GOOD_ROWS     6        fewer good -a rows: unknown           card-facts, "Failed rows"
  *   STEP_COLLAPSE     0.75     throughput ratio per halving in a     §3: 0.5 when time per
  *                              collapse                              write is constant
@@ -78,6 +81,7 @@
 #define GROUP_RATIO 1.2
 #define MID_LEVEL 0.2
 #define NOISE_FRACTION 0.02
+#define PAGE_OVER_DIP 0.25
 #define MIN_GOOD_ROWS 6
 #define STEP_COLLAPSE 0.75
 #define GC_FRACTION 0.25

@@ -267,13 +267,30 @@ static bool page_candidate(uint64_t x)
 	return is_pow2(x) || x <= MAX_ODD_PAGE;
 }
 
+/*
+ * A page step stands above the noise of its own table. A read across a
+ * boundary costs no less than the reads beside it, so a level below zero
+ * is noise, as deep as it sinks: the level of the step must rise above
+ * zero by a share of that depth, not merely above the dip (rows of ~130ns
+ * over one row at -9us are no 3 KiB page, nor rows of ~130ns over two such
+ * rows a 4 KiB one: issue 28). A 3*2^n page below 4 KiB is none NAND has:
+ * it takes a high-confidence step over two rows or more.
+ */
+static bool page_step_stands(const struct step *s)
+{
+	if (s->l < 0 && s->h < PAGE_OVER_DIP * -s->l)
+		return false;
+	return is_pow2(s->x) || s->x >= 4096 ||
+	       (s->valid && s->n_below >= 2 && step_confidence(s, 0.7, 0.75) == CONF_HIGH);
+}
+
 /* The smallest strong step below top that can be a page size. */
 static bool find_page_step(const struct pt *p, int n, uint64_t top, struct step *s)
 {
 	for (int relaxed = 0; relaxed < 2; relaxed++) {
 		uint64_t max_x = MAX_PAGE;
 		while (find_step(p, n, top, 0, max_x, relaxed, s)) {
-			if (page_candidate(s->x))
+			if (page_candidate(s->x) && page_step_stands(s))
 				return true;
 			max_x = s->x - 1;
 		}

@@ -109,6 +109,10 @@ void advice_make(const struct autostate *s, struct advice *a)
 		}
 	}
 	apply_capacity(s, a);
+	/* a size that is no multiple of the unit: the last partition too ends on one, as the text says */
+	uint64_t whole = s->d->size / a->unit * a->unit;
+	if (!a->end && whole != s->d->size && whole > a->linux_start)
+		a->end = whole;
 	uint64_t end = a->end ? a->end : s->d->size;
 	a->linux_bytes = end > a->linux_start ? end - a->linux_start : 0;
 	uint64_t page = s->page.bytes && s->page.conf >= CONF_MEDIUM ? s->page.bytes : 4096;
@@ -156,8 +160,9 @@ static bool f2fs_fits(const struct advice *a)
 
 /*
  * "label: dos" replaces whatever table the card had (a GPT one would not
- * take type=e); the last partition runs to the end of the card unless the
- * card is a fake.
+ * take type=e); the last partition runs to the end of the card, or to its
+ * last whole unit (a size that is no multiple of it), or of what a fake
+ * stores.
  */
 static void cmd_sfdisk(char *buf, size_t n, const struct advice *a)
 {

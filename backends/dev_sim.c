@@ -132,6 +132,11 @@ static void sim_name(const struct dev *d, char *out, size_t n)
 	snprintf(out, n, "%s", d->path);
 }
 
+static int sim_finish(struct dev *d, char *err, size_t n)
+{
+	return sim_log_status(d->sim, err, n);
+}
+
 static void sim_close(struct dev *d)
 {
 	sim_destroy(d->sim);
@@ -152,6 +157,7 @@ const struct dev_ops dev_sim_ops = {
 	.keep_data = sim_keep_data,
 	.identity = sim_name,
 	.canonical_name = sim_name,
+	.finish = sim_finish,
 	.close = sim_close,
 };
 

@@ -285,7 +285,7 @@ m partitions-start-on-an-erase-block advice auto/advice.c \
 
 # ---- capacity (checks/capacity.c) ----
 m a-genuine-card-is-genuine capacity checks/capacity.c \
-	'} else if (r->real_hi < r->advertised) {' '} else if (r->real_hi <= r->advertised) {' \
+	'} else if (r->real_hi < r->addressable) {' '} else if (r->real_hi <= r->addressable) {' \
 	'capacity-finds-every-simulated-fake-with-its-real-size-and-flags-no-genuine-card'
 m a-wrapping-fake-is-found-where-it-wraps capacity checks/capacity.c \
 	'r->real_lo = r->real_hi = c->min_alias;' 'r->real_lo = r->real_hi = c->min_alias * 2;' \

@@ -150,6 +150,17 @@ static void note_lost(struct ctx *c, uint64_t off)
 		c->first_lost = off;
 }
 
+/*
+ * Errors of what the device rests on, not of the card: a full file system
+ * under an image file (or a full thin pool under a block device), a quota,
+ * a file size limit, a file system remounted read-only. The check cannot
+ * see past them: no verdict.
+ */
+static bool host_error(const struct dev *d, int e)
+{
+	return e == ENOSPC || e == EDQUOT || (!d->blockdev && (e == EFBIG || e == EROFS));
+}
+
 static int io(struct ctx *c, bool write, uint64_t off, uint64_t len)
 {
 	int64_t ns;
@@ -159,6 +170,15 @@ static int io(struct ctx *c, bool write, uint64_t off, uint64_t len)
 	c->r->ios++;
 	if (e == 0)
 		return 0;
+	if (host_error(c->d, -e) && !c->r->host_errno) {
+		c->r->host_errno = -e;
+		snprintf(c->r->error, sizeof c->r->error, "%s: writing at offset %" PRIu64 ": %s: %s",
+			 c->d->path, off, strerror(-e), c->d->blockdev ?
+			 "the storage under the device failed (a full thin pool?), not the card" :
+			 "the file system holding the image failed, not the image: free space there, "
+			 "or check a fully allocated image");
+		snprintf(c->err, c->n, "%s", c->r->error);	/* the caller says why there is none */
+	}
 	if (!c->failed) {
 		c->r->error_off = off;
 		c->r->error_errno = -e;
@@ -172,7 +192,7 @@ static bool stopped(struct ctx *c)
 {
 	if (vm_stop_requested)
 		c->r->interrupted = true;
-	return c->r->interrupted;
+	return c->r->interrupted || c->r->host_errno;
 }
 
 /* Labels over [off, off+len), whole units; a failed chunk counts as lost. */
@@ -423,7 +443,7 @@ static void conclude(struct ctx *c)
 	if (c->failed) {
 		r->verdict = CAP_DAMAGED;
 		r->mode = CAP_MODE_ERROR;
-	} else if (r->real_hi < r->advertised) {
+	} else if (r->real_hi < r->addressable) {	/* a last part block is no lost data */
 		r->verdict = CAP_COUNTERFEIT;
 		if (r->mode == CAP_MODE_NONE)
 			r->mode = CAP_MODE_LOST;
@@ -453,6 +473,7 @@ int capacity_run(struct dev *d, const char *backup_path, FILE *verbose, uint64_t
 	r->unit = c.u;
 	c.size = d->size / c.u * c.u;
 	c.run = run_id();
+	r->addressable = c.size;
 	if (c.size < 4 * c.u) {
 		snprintf(err, n, "%s: too small to check (%" PRIu64 " bytes)", d->path, d->size);
 		snprintf(r->error, sizeof r->error, "%s", err);
@@ -546,6 +567,8 @@ void capacity_summary(char *buf, size_t n, const struct capacity_result *r)
 	switch (r->verdict) {
 	case CAP_GENUINE:
 		snprintf(buf, n, "genuine: stores all of its advertised %s", adv);
+		if (r->addressable < r->advertised)
+			fmt_append(buf, n, " (all of it that whole blocks reach)");
 		break;
 	case CAP_COUNTERFEIT:
 		snprintf(buf, n, "counterfeit: advertises %s, stores %s (%s)", adv, real,
@@ -610,6 +633,11 @@ void capacity_text(FILE *f, const struct capacity_result *r)
 	capacity_summary(line, sizeof line, r);
 	fprintf(f, "%s\n", line);
 	fprintf(f, "advertised:    %" PRIu64 " bytes (%s)\n", r->advertised, fmt_size(a, r->advertised));
+	if (r->addressable < r->advertised)
+		fprintf(f, "addressable:   %" PRIu64 " bytes: the last %" PRIu64 " are less than one "
+			"logical block (%" PRIu64 " bytes), which no I/O reaches: a fact of the "
+			"device, not a sign of a fake\n", r->addressable, r->advertised - r->addressable,
+			r->unit);
 	if (r->verdict != CAP_UNKNOWN) {
 		if (r->real_lo == r->real_hi)
 			fprintf(f, "real size:     %" PRIu64 " bytes (%s), exact to %" PRIu64 " bytes\n",
@@ -638,6 +666,8 @@ void capacity_json(struct jw *w, const char *key, const struct capacity_result *
 	jw_string(w, "verdict", capacity_verdict_name(r->verdict));
 	jw_string(w, "failure_mode", mode_name(r->mode));
 	jw_uint(w, "advertised_bytes", r->advertised);
+	if (r->addressable < r->advertised)
+		jw_uint(w, "addressable_bytes", r->addressable);
 	if (r->verdict != CAP_UNKNOWN) {
 		jw_uint(w, "real_min_bytes", r->real_lo);
 		jw_uint(w, "real_max_bytes", r->real_hi);

@@ -22,6 +22,7 @@ struct capacity_result {
 	enum cap_verdict verdict;	/* CAP_UNKNOWN when interrupted or unrestored */
 	enum cap_mode mode;
 	uint64_t advertised;
+	uint64_t addressable;		/* advertised in whole logical blocks: all I/O can reach */
 	uint64_t real_lo, real_hi;	/* real size in [lo, hi]; exact when equal */
 	uint64_t unit;			/* label size: the precision of the answer */
 	uint64_t cache_flush;		/* writes before read-back: caches up to this are defeated */
@@ -40,6 +41,7 @@ struct capacity_result {
 	char rescue_file[1024];		/* then: the file --restore takes, "" if none */
 	/* no verdict because the check could not run or finish (CAP_UNKNOWN) */
 	char error[1024];		/* why: the data could not be saved, say; "" if it ran */
+	int host_errno;			/* a write failed for the host (ENOSPC...): no verdict */
 	/* --max-write: */
 	uint64_t needed;		/* bytes the first round writes, restore included */
 	bool not_run_max_write;		/* the first round did not fit: nothing written */

@@ -161,8 +161,8 @@ static int measure_erase(struct dev *d, struct class_plan *p, char *err, size_t 
 	return 0;
 }
 
-static int choose_erase_size(struct dev *d, const struct class_opts *o, struct class_result *r,
-			     char *err, size_t n)
+/* The erase size from --erasesize, the SD Status or sysfs: 0; 1 when only -a can tell. */
+static int choose_erase_size(struct dev *d, const struct class_opts *o, struct class_result *r)
 {
 	struct class_plan *p = &r->plan;
 
@@ -187,7 +187,7 @@ static int choose_erase_size(struct dev *d, const struct class_opts *o, struct c
 			return 0;
 		}
 	}
-	return measure_erase(d, p, err, n);
+	return 1;	/* only -a can tell: measure_erase() */
 }
 
 /* Requests of up to 4 MiB that divide the erase block (3*2^n sizes included). */
@@ -270,6 +270,88 @@ static const char *size_arg_text(char *buf, size_t n, uint64_t v)
 	return buf;
 }
 
+/* ---------------------------------------------------------- pre-flight */
+
+/*
+ * Every check of the options against the plan is made before the first
+ * I/O where the plan is known then; where it waits for -a's erase size,
+ * what no erase size could change is checked before -a, and the rest
+ * after it, before anything is written (exit 2 means nothing read or
+ * written: a refusal after -a's reads is a run-time one).
+ */
+
+/* The plan for erase size es: 0, or -1 when the device has no room for it. */
+static int plan_for(const struct dev *d, uint64_t es, struct class_result *r)
+{
+	char err[256];
+
+	r->plan.erasesize = es;
+	if (plan_area(d, &r->plan, err, sizeof err) < 0)
+		return -1;
+	plan_phases(r);
+	return 0;
+}
+
+/* The smallest volume any erase size -a may find (128KiB..64MiB) plans; UINT64_MAX: none fits. */
+static uint64_t smallest_plan(const struct dev *d, const struct class_result *r)
+{
+	struct class_result *t = malloc(sizeof *t);
+	uint64_t best = UINT64_MAX;
+
+	for (uint64_t p = ERASE_MIN; t && p <= ERASE_MAX; p *= 2) {
+		uint64_t sizes[2] = { p, p / 2 * 3 };
+		for (int i = 0; i < 2; i++) {
+			*t = *r;
+			if (sizes[i] <= ERASE_MAX && usable_erase(d, sizes[i]) &&
+			    plan_for(d, sizes[i], t) == 0 && !t->plan.too_small &&
+			    t->plan.total_bytes < best)
+				best = t->plan.total_bytes;
+		}
+	}
+	free(t);
+	return best;
+}
+
+/* Before -a measures the erase size: what no erase size could make fit is refused now. */
+static int preflight_before_measuring(const struct dev *d, const struct class_opts *o,
+				      const struct class_result *r, char *err, size_t n)
+{
+	char a[FMT_BUF], b[FMT_BUF], want[32];
+	uint64_t least = smallest_plan(d, r);
+
+	if (least == UINT64_MAX) {
+		snprintf(err, n, "%s: %s is too small for --class at any erase size (it needs %d erase "
+			 "blocks after the first)", d->path, fmt_size(a, d->size), CLASS_MIN_BLOCKS);
+		return -2;
+	}
+	if (o->max_write && o->max_write < least) {
+		snprintf(err, n, "--max-write=%s: --class writes at least %s on %s, whatever its erase "
+			 "size (which it would measure first, reading): use --max-write=%s or more",
+			 o->max_write_typed ? o->max_write_typed : fmt_size(a, o->max_write),
+			 fmt_size(b, least), d->path, size_arg_text(want, sizeof want, least));
+		return -2;
+	}
+	return 0;
+}
+
+/*
+ * Too few erase blocks for a sustained rate: every claim's sequential
+ * figure would read "unknown: area too small" after all the writing.
+ */
+static int refuse_too_small(const struct dev *d, const struct class_result *r, char *err, size_t n)
+{
+	char a[FMT_BUF], b[FMT_BUF];
+
+	if (!r->plan.too_small)
+		return 0;
+	snprintf(err, n, "%s: %s has room for %d erase block%s of %s (%s) past the first, and a "
+		 "sustained rate needs %d: nothing written (give --erasesize if the card's erase "
+		 "blocks are smaller)", d->path, fmt_size(a, d->size), r->plan.blocks,
+		 r->plan.blocks == 1 ? "" : "s", fmt_size(b, r->plan.erasesize),
+		 r->plan.erase_source, CLASS_MIN_BLOCKS);
+	return -1;
+}
+
 int class_prepare(struct dev *d, const struct class_opts *o, struct class_result *r,
 		  char *err, size_t n)
 {
@@ -292,18 +374,30 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 		r->decided = true;
 		return 0;
 	}
-	if (choose_erase_size(d, o, r, err, n) < 0)
-		return -1;
+	bool measured = choose_erase_size(d, o, r) > 0;
+	int refusal = measured ? -1 : -2;	/* after -a's reads, no usage error */
+	if (measured) {
+		int pf = preflight_before_measuring(d, o, r, err, n);
+		if (pf < 0)
+			return pf;
+		if (measure_erase(d, &r->plan, err, n) < 0)
+			return -1;
+	}
 	if (plan_area(d, &r->plan, err, n) < 0)
-		return -2;
+		return refusal;
 	plan_phases(r);
+	if (refuse_too_small(d, r, err, n) < 0)
+		return refusal;
 	if (o->max_write && o->max_write < r->plan.total_bytes) {
 		snprintf(err, n, "--max-write=%s: --class writes up to %s on %s (%s of test data, then "
 			 "%s restored): use --max-write=%s or more", o->max_write_typed ?
 			 o->max_write_typed : fmt_size(a, o->max_write), fmt_size(b, r->plan.total_bytes),
 			 d->path, fmt_size(c, r->plan.test_bytes), fmt_size(a, r->plan.area),
 			 size_arg_text(want, sizeof want, r->plan.total_bytes));
-		return -2;
+		if (measured)
+			fmt_append(err, n, " (the erase size was measured first, with -a: read "
+				   "only, nothing written)");
+		return refusal;
 	}
 	return 0;
 }

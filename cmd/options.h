@@ -50,6 +50,8 @@ extern const struct options *run_options_parsed;
 
 /* "flashbench: message" on stderr; with --json also a document on stdout. */
 void __attribute__((noreturn)) run_fail_with(int status, const char *msg);
+/* With --json: the document a signal before any I/O writes (safety_signals_idle_document). */
+void run_prepare_interrupted_document(const struct options *o);
 /* A usage error: the message, exit 2, no I/O. */
 void run_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

@@ -39,14 +39,36 @@ static const char *failed_test(const struct options *o)
 	return o && __builtin_popcount(o->tests) <= 1 ? o->action_opt : NULL;
 }
 
-/* "flashbench: message" on stderr; with --json also a document on stdout. */
+/* "flashbench: message" on stderr, one line; with --json also a document on stdout. */
 void __attribute__((noreturn)) run_fail_with(int status, const char *msg)
 {
-	warnx_fb("%s", msg);
+	char line[4096];
+
+	msg_one_line(msg, line, sizeof line);	/* the document's message as stderr's */
+	warnx_fb("%s", line);
 	if (json_requested())
 		json_error_document(stdout, failed_test(run_options_parsed),
-				    run_options_parsed ? run_options_parsed->device : NULL, msg);
+				    run_options_parsed ? run_options_parsed->device : NULL, line);
 	exit(status);
+}
+
+void run_prepare_interrupted_document(const struct options *o)
+{
+	static char *doc;
+	size_t len = 0;
+
+	if (!json_requested() || doc)
+		return;
+	FILE *f = open_memstream(&doc, &len);
+	if (!f)
+		return;
+	json_interrupted_document(f, failed_test(o), o->device,
+				  o->action == ACT_RESTORE ? "interrupted: run the same --restore "
+				  "again (the backup is kept until a restore of it is verified)" :
+				  o->action == ACT_ANALYZE ? "interrupted" :
+				  "interrupted before the test began: nothing was written to the device");
+	if (fclose(f) == 0 && doc)
+		safety_signals_idle_document(doc, len);
 }
 
 void run_usage_error(const char *fmt, ...)
@@ -125,6 +147,9 @@ static void open_device(struct dev *d, const struct options *o)
 
 	if (writes && safety_check_write_target(o->device, err, sizeof err) < 0)
 		run_fail_with(1, err);
+	/* before the open: a run holding it is named, not just "busy" */
+	if (safety_lock_device(o->device, writes, err, sizeof err) < 0)
+		run_fail_with(1, err);
 	int r = dev_open(d, o->device, writes ? DEV_WRITE | DEV_EXCL : 0, err, sizeof err);
 	if (r == -EBUSY && writes) {
 		safety_explain_busy(o->device, err, sizeof err);
@@ -133,6 +158,12 @@ static void open_device(struct dev *d, const struct options *o)
 	if (r < 0) {
 		explain_open_error(o->device, -r, err, sizeof err);
 		run_fail_with(r == -EINVAL && strncmp(o->device, "sim:", 4) == 0 ? EXIT_USAGE : 1, err);
+	}
+	if (d->fd >= 0 && !safety_lock_covers(d->fd)) {
+		dev_close(d);
+		snprintf(err, sizeof err, "%s: changed while it was being opened (another file or "
+			 "device by that name now); not testing it", o->device);
+		run_fail_with(1, err);
 	}
 	if (d->blockdev && d->size == 0) {
 		dev_close(d);
@@ -292,30 +323,99 @@ static void resolved_path(const char *path, char *out, size_t n)
 		snprintf(out, n, "%s", path);
 }
 
+/* The value of the last key= of a sim: specification ("" if none): record=, trace=. */
+static void sim_spec_value(const char *device, const char *key, char *out, size_t n)
+{
+	size_t klen = strlen(key);
+
+	out[0] = '\0';
+	if (strncmp(device, "sim:", 4) != 0)
+		return;
+	for (const char *p = device + 4; *p; p += strcspn(p, ","), p += *p == ',') {
+		size_t len = strcspn(p, ",");
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=')
+			snprintf(out, n, "%.*s", (int)(len - klen - 1), p + klen + 1);
+	}
+}
+
 /*
- * Every output is a write path: -o, --plot, --backup and the standard
- * streams must not be the device under test or anything it rests on.
+ * A sim: card's record= or trace= appends to an existing file: one that
+ * is no such record already (a system file, say) is refused, as a FIFO
+ * that nobody reads is (the open would wait for ever).
+ */
+static bool io_log_refused(const char *what, const char *path, const char *ops, char *err, size_t n)
+{
+	struct stat st;
+	char line[128];
+
+	if (stat(path, &st) < 0)
+		return false;
+	if (S_ISFIFO(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		if (fd < 0 && errno == ENXIO) {
+			snprintf(err, n, "%s: a FIFO that nobody reads: start its reader first", what);
+			return true;
+		}
+		return false;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		return false;
+	FILE *f = fopen(path, "re");
+	bool ok = f && fgets(line, sizeof line, f) && strchr(ops, line[0]) && line[1] == ' ' &&
+		  strspn(line + 2, "0123456789 ") == strcspn(line + 2, "\n") && strchr(line, '\n');
+	if (f)
+		fclose(f);
+	if (!ok)
+		snprintf(err, n, "%s: exists and is no record of flashbench's (its first line is not "
+			 "\"%s offset length\"): it would be appended to; choose another name",
+			 what, strlen(ops) == 3 ? "R|W|D" : "W|D");
+	return !ok;
+}
+
+/*
+ * Every output is a write path: -o, --plot, --backup, a sim: card's
+ * record= and trace= files and the standard streams must not be the device
+ * under test or anything it rests on, nor one another, nor what --restore
+ * reads.
  */
 void run_check_outputs(const struct options *o)
 {
-	const char *paths[] = { o->out, o->plot, o->backup };
-	const char *names[] = { "out", "plot", "backup" };
-	char what[PATH_MAX + 32], err[PATH_MAX * 2 + 128];
+	enum { NPATHS = 6, INPUT = 0, OUT = 1, PLOT = 2, RECORD = 4, TRACE = 5 };
+	char record[PATH_MAX], trace[PATH_MAX];
+	sim_spec_value(o->device ? o->device : "", "record", record, sizeof record);
+	sim_spec_value(o->device ? o->device : "", "trace", trace, sizeof trace);
+	const char *paths[NPATHS] = { o->restore_file, o->out, o->plot, o->backup,
+				      record[0] ? record : NULL, trace[0] ? trace : NULL };
+	const char *names[NPATHS] = { "--restore", "--out", "--plot", "--backup", "sim: record",
+				      "sim: trace" };
+	char what[PATH_MAX + 32], err[PATH_MAX * 2 + 256];
 	struct stat st, other;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NPATHS; i++) {
 		if (!paths[i] || stat(paths[i], &st) < 0)
 			continue;
-		snprintf(what, sizeof what, "--%s=%s", names[i], paths[i]);
-		if (safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+		snprintf(what, sizeof what, "%s=%s", names[i], paths[i]);
+		if (i != INPUT && safety_check_output(what, &st, o->device, err, sizeof err) < 0)
+			run_usage_error("%s", err);
+		if ((i == OUT || i == PLOT) && safety_check_not_backup(what, paths[i], err, sizeof err))
 			run_usage_error("%s", err);
 		for (int j = 0; j < i; j++)
 			if (paths[j] && stat(paths[j], &other) == 0 && other.st_dev == st.st_dev &&
 			    other.st_ino == st.st_ino)
-				run_usage_error("%s: the same file as --%s=%s", what, names[j], paths[j]);
+				run_usage_error("%s: the same file as %s=%s", what, names[j], paths[j]);
+		if ((i == RECORD || i == TRACE) &&
+		    io_log_refused(what, paths[i], i == RECORD ? "WD" : "RWD", err, sizeof err))
+			run_usage_error("%s", err);
+		for (int fd = 1; fd <= 2 && (i == RECORD || i == TRACE); fd++)
+			if (fstat(fd, &other) == 0 && S_ISREG(other.st_mode) &&
+			    other.st_dev == st.st_dev && other.st_ino == st.st_ino)
+				run_usage_error("%s: the same file as standard %s", what,
+					    fd == 1 ? "output" : "error");
 	}
 	char a[PATH_MAX * 2], b[PATH_MAX * 2];
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NPATHS; i++) {
 		if (!paths[i] || strcmp(paths[i], "-") == 0)
 			continue;
 		resolved_path(paths[i], a, sizeof a);
@@ -324,7 +424,7 @@ void run_check_outputs(const struct options *o)
 				continue;
 			resolved_path(paths[j], b, sizeof b);
 			if (strcmp(a, b) == 0)
-				run_usage_error("--%s=%s: the same file as --%s=%s", names[i], paths[i],
+				run_usage_error("%s=%s: the same file as %s=%s", names[i], paths[i],
 					    names[j], paths[j]);
 		}
 	}
@@ -698,6 +798,12 @@ int run_device(struct options *o)
 	}
 	if (o->verbose)
 		verbose_summary(&d);
+	char err[PATH_MAX + 128];
+	if (dev_finish(&d, err, sizeof err) < 0) {	/* a record that is not whole fails the run */
+		warnx_fb("%s", err);
+		if (!status)
+			status = 1;
+	}
 	dev_close(&d);
 	return status;
 }

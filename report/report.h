@@ -84,6 +84,8 @@ void json_envelope(struct jw *w, const char *test);
 void json_error_status(struct jw *w, const char *message);
 /* A whole document for a run that failed before it measured anything. */
 void json_error_document(FILE *f, const char *test, const char *device, const char *message);
+/* The same for a run stopped by a signal before it measured anything (state "interrupted"). */
+void json_interrupted_document(FILE *f, const char *test, const char *device, const char *message);
 void json_report(FILE *f, const struct report *rep);
 /* Members shared with --auto: device block, each result type */
 void json_device_facts(struct jw *w, const struct dev_facts *d, const char *name);

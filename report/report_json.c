@@ -457,17 +457,23 @@ void json_envelope(struct jw *w, const char *test)
 	jw_string(w, "test", json_test_name(test));
 }
 
-void json_error_status(struct jw *w, const char *message)
+static void ended_status(struct jw *w, const char *state, const char *message)
 {
 	jw_object_begin(w, "status");
-	jw_string(w, "state", "failed");
+	jw_string(w, "state", state);
 	jw_object_begin(w, "error");
 	jw_string(w, "message", message);
 	jw_object_end(w);
 	jw_object_end(w);
 }
 
-void json_error_document(FILE *f, const char *test, const char *device, const char *message)
+void json_error_status(struct jw *w, const char *message)
+{
+	ended_status(w, "failed", message);
+}
+
+static void ended_document(FILE *f, const char *test, const char *device, const char *state,
+			   const char *message)
 {
 	struct jw w;
 
@@ -481,8 +487,18 @@ void json_error_document(FILE *f, const char *test, const char *device, const ch
 	} else {
 		jw_null(&w, "device");
 	}
-	json_error_status(&w, message);
+	ended_status(&w, state, message);
 	jw_object_end(&w);
 	jw_finish(&w);
 	fflush(f);
+}
+
+void json_error_document(FILE *f, const char *test, const char *device, const char *message)
+{
+	ended_document(f, test, device, "failed", message);
+}
+
+void json_interrupted_document(FILE *f, const char *test, const char *device, const char *message)
+{
+	ended_document(f, test, device, "interrupted", message);
 }

@@ -70,17 +70,20 @@ uint64_t backup_header_sum(const char *text)
 	return backup_checksum_update(CHECKSUM_INIT, from, to ? (size_t)(to - from) : strlen(from));
 }
 
-static int parse_magic(const char *line, struct backup_header *h)
+/*
+ * The restored mark is written over the start of the first line: whatever
+ * follows it there (a damaged line was longer) it stays a restored backup.
+ */
+static void parse_magic(const char *line, struct backup_header *h)
 {
 	if (strcmp(line, BACKUP_MAGIC) == 0)
 		h->version = 2;
-	else if (strcmp(line, BACKUP_RESTORED) == 0)
+	else if (strncmp(line, BACKUP_RESTORED, strlen(BACKUP_RESTORED)) == 0)
 		h->version = 2, h->restored = true;
 	else if (strcmp(line, BACKUP_MAGIC_V1) == 0)
 		h->version = 1;
 	else
-		return -1;
-	return 0;
+		h->version = 2, h->first_line_damaged = true;
 }
 
 int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
@@ -104,8 +107,7 @@ int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line)
 		unsigned long long a, b;
 		int k;
 		if (lineno == 1) {
-			if (parse_magic(line, h) < 0)
-				return -1;
+			parse_magic(line, h);
 		} else if (strncmp(line, "device ", 7) == 0) {
 			copy_str(h->device, sizeof h->device, line + 7);
 		} else if (strncmp(line, "identity ", 9) == 0 || strcmp(line, "identity") == 0) {
@@ -160,13 +162,24 @@ int backup_verify_data(int fd, const struct backup_header *h, void *buf)
 	return sum == h->checksum ? 0 : EBADMSG;
 }
 
-/* The first line of file says it is still being written. */
+/*
+ * A backup still being written: its first line says so, and nothing
+ * follows in the header's place (the header is written over it last, so
+ * anything there means a header, perhaps a damaged one: not this).
+ */
 static bool being_written(FILE *f)
 {
-	char line[64];
+	char head[BACKUP_HEADER_MIN];
+	size_t got;
 
 	rewind(f);
-	return fgets(line, sizeof line, f) && strcmp(line, BACKUP_PARTIAL "\n") == 0;
+	got = fread(head, 1, sizeof head, f);
+	if (got < sizeof BACKUP_PARTIAL || memcmp(head, BACKUP_PARTIAL "\n", sizeof BACKUP_PARTIAL))
+		return false;
+	for (size_t i = sizeof BACKUP_PARTIAL; i < got; i++)
+		if (head[i])
+			return false;
+	return true;
 }
 
 enum backup_state backup_examine(const char *file, char *device, size_t n)

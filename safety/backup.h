@@ -24,6 +24,7 @@
 #define BACKUP_RESTORED "flashbench-restored"	/* as long as BACKUP_MAGIC: written over it */
 #define BACKUP_PARTIAL "flashbench-backup-being-written"	/* until the header is complete */
 #define BACKUP_CHUNK (1u << 20)	/* span data is moved in pieces of this size */
+#define BACKUP_HEADER_MIN 4096	/* span data starts at a multiple of this, after the header */
 #define CHECKSUM_INIT 0xcbf29ce484222325ull
 
 struct backup_header {
@@ -35,6 +36,12 @@ struct backup_header {
 	uint64_t header_sum;	/* the header's part of it (parsed, or as written) */
 	int version;		/* 1: the checksum covers the data only */
 	bool restored;		/* marked restored: offered and accepted again only with --force */
+	/*
+	 * The first line, which the checksum leaves out, is none of the
+	 * markers: damaged. The file is read as a backup of format 2; whether
+	 * it is one, its checksum says.
+	 */
+	bool first_line_damaged;
 	unsigned int lbs;
 	struct span *spans;
 	int nspans;
@@ -49,7 +56,8 @@ int backup_format_header(char *buf, size_t n, const struct backup_header *h);
 uint64_t backup_header_sum(const char *text);
 /*
  * Reads "key value" lines up to "end", and the header's checksum part; 0,
- * or -1 with the first bad line's number.
+ * or -1 with the first bad line's number. A first line that is no marker
+ * (first_line_damaged) is no reason to stop: the checksum decides.
  */
 int backup_parse_header(FILE *f, struct backup_header *h, int *bad_line);
 /*
@@ -63,9 +71,14 @@ enum backup_state {
 	BACKUP_WAS_RESTORED,	/* restored already (marked so) */
 	BACKUP_BEING_WRITTEN,	/* left by a run stopped before its first write to the device */
 	BACKUP_OLD,		/* an older flashbench's, whose checksum leaves out the header */
-	BACKUP_BAD,		/* damaged, or no backup at all */
+	BACKUP_BAD,		/* damaged, or no backup at all: kept, never removed */
 };
-/* What file is; the device it names into device (when it names one). */
+/*
+ * What file is; the device it names into device (when it names one). A
+ * header and data that check out make a backup whatever the first line
+ * says; only the marker of a backup being written with nothing after it
+ * (its header not yet written) is BACKUP_BEING_WRITTEN.
+ */
 enum backup_state backup_examine(const char *file, char *device, size_t n);
 
 /* Marks the backup open on fd restored (its first line). 0 or -errno. Async-signal-safe. */

@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "safety/backup.h"
+#include "safety/lock.h"
 #include "lib/msg.h"
 #include "safety/signals.h"
 #include "lib/units.h"
@@ -500,23 +502,68 @@ static void explain_backup_open(const char *path, int e, char *err, size_t n)
 }
 
 /*
- * Creates the --backup file. One left by a run that was killed while
- * saving (before it wrote anything to the device) holds nothing anybody
- * needs: it goes, and the user is told.
+ * A --backup file found being written: another run still saving to it
+ * (its lock is taken) keeps it; one left by a run killed while saving,
+ * before it wrote anything to the device, holds nothing anybody needs: it
+ * goes, and the user is told. 0: removed; -1: err says why not.
+ */
+static int remove_stale_partial(const char *path, const char *what, char *err, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0) {
+		explain_backup_open(path, EEXIST, err, n);
+		return -1;
+	}
+	if (safety_lock_file(fd, what, err, n) < 0) {	/* its run is still saving */
+		fmt_append(err, n, ": choose another name");
+		close(fd);
+		return -1;
+	}
+	int r = unlink(path);
+	close(fd);
+	if (r < 0) {
+		explain_backup_open(path, EEXIST, err, n);
+		return -1;
+	}
+	warnx_fb("--backup=%s: removed the partial backup a stopped run left (it had "
+		 "written nothing to the device)", path);
+	return 0;
+}
+
+/*
+ * Creates the --backup file, locked (flock) for as long as the run lasts:
+ * another run sees it is in use and neither removes nor overwrites it.
  */
 static int create_backup(const char *path, char *err, size_t n)
 {
-	char from[PATH_MAX];
+	char from[PATH_MAX], what[PATH_MAX + 16];
+	struct stat mine, named;
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
+	snprintf(what, sizeof what, "--backup=%s", path);
 	if (fd < 0 && errno == EEXIST &&
-	    backup_examine(path, from, sizeof from) == BACKUP_BEING_WRITTEN && unlink(path) == 0) {
-		warnx_fb("--backup=%s: removed the partial backup a stopped run left (it had "
-			 "written nothing to the device)", path);
+	    backup_examine(path, from, sizeof from) == BACKUP_BEING_WRITTEN) {
+		if (remove_stale_partial(path, what, err, n) < 0)
+			return -1;
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	}
-	if (fd < 0)
+	if (fd < 0) {
 		explain_backup_open(path, errno, err, n);
+		return -1;
+	}
+	/* locked, and still the file the path names (not removed between the open and the lock) */
+	if (safety_lock_file(fd, what, err, n) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (fstat(fd, &mine) < 0 || stat(path, &named) < 0 || mine.st_dev != named.st_dev ||
+	    mine.st_ino != named.st_ino) {
+		snprintf(err, n, "--backup=%s: removed by another process while it was being "
+			 "created; not testing", path);
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 

@@ -13,6 +13,7 @@
 #include "safety/backup.h"
 #include "dev.h"
 #include "lib/msg.h"
+#include "safety/lock.h"
 #include "safety/preserve.h"
 #include "safety/safety_target.h"
 
@@ -71,12 +72,20 @@ static int open_restore_target(const char *device, struct dev *d)
 		warnx_fb("--restore: %s", err);
 		return 1;
 	}
+	if (safety_lock_device(device, true, err, sizeof err) < 0) {
+		warnx_fb("--restore: %s", err);
+		return 1;
+	}
 	r = dev_open(d, device, DEV_WRITE | DEV_EXCL, err, sizeof err);
 	if (r == -EBUSY)
 		safety_explain_busy(device, err, sizeof err);
 	if (r < 0) {
 		warnx_fb("--restore: %s", err);
 		return r == -EINVAL ? 2 : 1;
+	}
+	if (d->fd >= 0 && !safety_lock_covers(d->fd)) {
+		warnx_fb("--restore: %s: changed while it was being opened; not restoring", device);
+		return 1;
 	}
 	return 0;
 }
@@ -110,7 +119,9 @@ static int not_a_backup(const char *file, int bad_line)
 			 gone ? "; removed it" : "");
 		return -1;
 	}
-	warnx_fb("--restore: %s: not a flashbench backup (line %d)", file, bad_line);
+	warnx_fb("--restore: %s: not a flashbench backup, or one whose header is damaged (line %d): "
+		 "nothing restored, and the file is kept as it is (if it is the --backup of a "
+		 "stopped run, the saved data may still be in it: do not delete it)", file, bad_line);
 	return 2;
 }
 
@@ -128,6 +139,14 @@ static int read_backup(const char *file, struct backup_header *h, int *fd, bool 
 	if (!f) {
 		warnx_fb("--restore: %s: %s", file, strerror(errno));
 		return 2;
+	}
+	/* a run still saving to it or restoring from it keeps it: not read, not removed */
+	char err[PATH_MAX + 3 * 256 + 64];
+	if (safety_lock_file(fileno(f), file, err, sizeof err) < 0) {
+		fclose(f);
+		warnx_fb("--restore: %s (its own device is restored by that run); not restoring",
+			 err);
+		return 1;
 	}
 	if (backup_parse_header(f, h, &bad_line) < 0) {
 		fclose(f);
@@ -148,6 +167,9 @@ static int read_backup(const char *file, struct backup_header *h, int *fd, bool 
 				       "not restoring" : strerror(e));
 		return e == EBADMSG ? 2 : 1;
 	}
+	if (h->first_line_damaged)	/* the one line the checksum leaves out */
+		warnx_fb("--restore: %s: its first line is damaged (it no longer says what the file "
+			 "is), but its header and data check out: a backup, restoring it", file);
 	return check_backup_kind(file, h, force);
 }
 
@@ -213,6 +235,12 @@ int restore_command_opts(const char *backup_path, const char *device, bool force
 out:
 	if (backup_fd >= 0)
 		close(backup_fd);
+	char ferr[PATH_MAX + 128];
+	if (dev_finish(&d, ferr, sizeof ferr) < 0) {	/* a sim: card's record= that is not whole */
+		warnx_fb("--restore: %s", ferr);
+		if (!rc)
+			rc = 1;
+	}
 	dev_close(&d);
 	free(h->spans);
 	free(h);

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "dev.h"
+#include "safety/backup.h"
+#include "safety/lock.h"
 
 const struct safety_sources safety_system_sources = {
 	.mountinfo = "/proc/self/mountinfo",
@@ -619,7 +621,35 @@ int safety_check_output(const char *what, const struct stat *out, const char *de
 			return -1;
 		}
 	}
+	/* nor onto a file another run holds: the image it tests, its --backup */
+	char who[3 * 256];
+	if (safety_lock_holders(out, who, sizeof who) > 0) {
+		snprintf(err, n, "%s is locked by %s (a run's image or backup)" REFUSAL, what, who);
+		return -1;
+	}
 	/* nor onto what backs another loop device: a filesystem on it, say */
 	struct loop_match lm = { .file = out };
 	return check_loop_backing(&safety_system_sources, what, &lm, err, n);
+}
+
+int safety_check_not_backup(const char *what, const char *path, char *err, size_t n)
+{
+	char from[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	switch (backup_examine(path, from, sizeof from)) {
+	case BACKUP_GOOD:
+	case BACKUP_OLD:
+		snprintf(err, n, "%s is a backup of %s, perhaps the only copy of its data "
+			 "(flashbench --restore %s %s puts it back)" REFUSAL, what, from, path, from);
+		return -1;
+	case BACKUP_BEING_WRITTEN:
+		snprintf(err, n, "%s is the backup a run is writing, or left when it was stopped"
+			 REFUSAL, what);
+		return -1;
+	default:
+		return 0;
+	}
 }

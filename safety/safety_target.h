@@ -25,6 +25,13 @@ struct stat;
 int safety_check_output(const char *what, const struct stat *out, const char *device,
 			char *err, size_t n);
 
+/*
+ * An output (-o, --plot) must not overwrite a --backup file: the saved
+ * data of a run, perhaps its only copy. -1 with err when path is one that
+ * --restore would take or a run is writing; 0 otherwise.
+ */
+int safety_check_not_backup(const char *what, const char *path, char *err, size_t n);
+
 /* After open() failed with EBUSY under O_EXCL: what holds it. */
 void safety_explain_busy(const char *path, char *msg, size_t n);
 

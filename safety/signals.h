@@ -7,6 +7,7 @@
 #define FB_SIGNALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Every catchable signal whose default action ends the process is caught
@@ -19,6 +20,8 @@
  *   handler (one restore attempt of preserved data, or it lets the one
  *   under way finish) and exits; later ones are answered but do not cut
  *   a restore short;
+ *   A stop signal that was ignored when the program started (nohup) stays
+ *   ignored;
  * - program errors (ILL TRAP ABRT BUS FPE SEGV SYS): the registered
  *   handler at once, then the signal's own default action (a core dump).
  */
@@ -31,6 +34,12 @@ int safety_exit_status_for_signal(void);
  * first stop signal ends the run at once, exit 128 + signal.
  */
 void safety_signals_idle(bool idle);
+/*
+ * What a signal that ends an idle run writes to standard output first (the
+ * --json document of an interrupted run), len bytes; NULL: nothing. doc
+ * must live as long as the process.
+ */
+void safety_signals_idle_document(const char *doc, size_t len);
 
 /*
  * What a second stop signal (or a program error) calls: it returns true

@@ -371,6 +371,7 @@ struct sim *sim_build(const char *spec, char *err, size_t errlen)
 			return NULL;
 		}
 		setvbuf(s->record, NULL, _IOLBF, 0);
+		s->record_path = strdup(x.record);
 	}
 	if (x.trace[0]) {
 		s->trace = fopen(x.trace, "a");
@@ -379,6 +380,7 @@ struct sim *sim_build(const char *spec, char *err, size_t errlen)
 			sim_destroy(s);
 			return NULL;
 		}
+		s->trace_path = strdup(x.trace);
 	}
 	return s;
 }
@@ -392,6 +394,8 @@ void sim_destroy(struct sim *s)
 	sim_store_destroy(s->data);
 	if (s->trace)
 		fclose(s->trace);
+	free(s->record_path);
+	free(s->trace_path);
 	free(s->eb);
 	free(s);
 }
@@ -657,11 +661,37 @@ static int check_io(const struct sim *s, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* A line of record= or trace=; the first write that fails is kept for sim_log_status(). */
+static void log_io(struct sim *s, FILE *f, char op, uint64_t off, uint64_t len)
+{
+	if (f && fprintf(f, "%c %llu %llu\n", op, (unsigned long long)off,
+			 (unsigned long long)len) < 0 && !s->log_errno) {
+		s->log_errno = errno ? errno : EIO;
+		s->log_failed = f;
+	}
+}
+
+int sim_log_status(struct sim *s, char *err, size_t errlen)
+{
+	FILE *f[2] = { s->record, s->trace };
+	const char *key[2] = { "record", "trace" }, *path[2] = { s->record_path, s->trace_path };
+
+	for (int i = 0; i < 2; i++)
+		if (f[i] && (fflush(f[i]) != 0 || ferror(f[i])) && !s->log_errno) {
+			s->log_errno = errno ? errno : EIO;
+			s->log_failed = f[i];
+		}
+	for (int i = 0; i < 2 && s->log_errno; i++)
+		if (s->log_failed == f[i])
+			return fail(err, errlen, "sim: %s=%s: %s", key[i], path[i] ? path[i] : "?",
+				    strerror(s->log_errno));
+	return 0;
+}
+
 /* trace=FILE: every I/O in order, "R|W|D off len" (the test of access patterns) */
 static void trace(struct sim *s, char op, uint64_t off, uint64_t len)
 {
-	if (s->trace)
-		fprintf(s->trace, "%c %llu %llu\n", op, (unsigned long long)off, (unsigned long long)len);
+	log_io(s, s->trace, op, off, len);
 }
 
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
@@ -716,8 +746,7 @@ int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	cost = sim_link_floor(&s->cfg.claims, len, cost);
 	*ns = sim_host_charge(s, cost);
 	trace(s, 'W', off, len);
-	if (s->record)
-		fprintf(s->record, "W %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	log_io(s, s->record, 'W', off, len);
 	return 0;
 }
 
@@ -739,8 +768,7 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	}
 	*ns = sim_host_charge(s, s->t.discard_lat + (double)n * s->t.erase);
 	trace(s, 'D', off, len);
-	if (s->record)
-		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
+	log_io(s, s->record, 'D', off, len);
 	return 0;
 }
 

@@ -78,6 +78,12 @@ struct sim_config {
  */
 struct sim *sim_create(const char *spec, char *err, size_t errlen);
 void sim_destroy(struct sim *s);
+/*
+ * The record= and trace= files flushed: 0, or -1 with "sim: trace=FILE:
+ * reason" in err when a line of either could not be written (a full disk,
+ * /dev/full): what they say is then incomplete.
+ */
+int sim_log_status(struct sim *s, char *err, size_t errlen);
 
 uint64_t sim_size(const struct sim *s);
 unsigned int sim_block_size(const struct sim *s);	/* logical block size, 512 */

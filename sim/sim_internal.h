@@ -77,6 +77,9 @@ struct sim {
 	FILE *record;
 	struct sim_store *data;	/* NULL unless sim_data_enable() */
 	FILE *trace;
+	char *record_path, *trace_path;	/* for messages */
+	int log_errno;		/* the first failed write to record= or trace=, 0: none */
+	FILE *log_failed;	/* which of them */
 	double gc_pending;	/* postponed collection work, ns (gc-defer=) */
 	struct sim_host host;
 	/* the write path of today's cards (sim/sim_today.c) */

@@ -113,6 +113,13 @@ have_tool() {
 # tells whether the file system under FILE takes O_DIRECT at all
 odirect_works() { dd if="$1" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>/dev/null; }
 
+# $INTERRUPTIBLE CMD... runs CMD with SIGINT and SIGQUIT at their defaults,
+# as a command started from a terminal has them, to be stopped as Ctrl-C and
+# Ctrl-\ would: a background job of a script ignores them, and flashbench
+# keeps a signal ignored that was ignored when it started (nohup). A command
+# (env), not a function, so that $! of CMD & is CMD's process id.
+INTERRUPTIBLE="env --default-signal=INT,QUIT"
+
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 
 # make_file NAME SIZE: a sparse regular file of SIZE (truncate syntax) in $T
@@ -130,6 +137,8 @@ sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 # of the run, never at a time. N may be "N+" (that write and every one
 # after it). SIG=error:ERRNO makes those writes fail with ERRNO instead.
 # The exit status is CMD's (128 + the signal when it dies of one).
+# CMD runs with SIGINT and SIGQUIT at their defaults ($INTERRUPTIBLE): the
+# signal must reach it even where this script runs as a background job.
 at_write() {
 	local n=$1 sig=$2 dev=$3 what; shift 3
 	need_tool strace
@@ -139,7 +148,7 @@ at_write() {
 	*) what=signal=$(kill -l "${sig#SIG}") || fail "no signal $sig" ;;	# strace knows no RTMIN+N
 	esac
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n "$@"
+		strace -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n $INTERRUPTIBLE "$@"
 }
 
 # hold_stdout: $T/held, a FIFO whose buffer this shell has filled: a command

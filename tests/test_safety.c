@@ -518,6 +518,7 @@ static void test_second_signal_restores(void)
 			_exit(2);	/* cannot open: the parent's check fails */
 		if (preserve_save(&d, test_spans, NSPANS, NULL, err, sizeof err) < 0)
 			_exit(3);
+		signal(SIGINT, SIG_DFL);	/* as from a terminal: a background job ignores it */
 		safety_install_signals();
 		scribble(&d, test_spans, NSPANS);
 		raise(SIGINT);
@@ -889,8 +890,10 @@ static void test_every_fatal_signal_is_caught(void)
 				     SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS };
 	struct sigaction old[sizeof fatal / sizeof fatal[0]], now;
 
-	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
 		sigaction(fatal[i], NULL, &old[i]);
+		signal(fatal[i], SIG_DFL);	/* a background job of a shell ignores INT, QUIT */
+	}
 	safety_install_signals();
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
 		sigaction(fatal[i], NULL, &now);
@@ -898,6 +901,14 @@ static void test_every_fatal_signal_is_caught(void)
 	}
 	sigaction(SIGRTMIN + 1, NULL, &now);
 	CHECK(now.sa_handler != SIG_DFL);
+	/* nohup: a stop signal ignored when the program starts stays ignored */
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	safety_install_signals();
+	sigaction(SIGHUP, NULL, &now);
+	CHECK(now.sa_handler == SIG_IGN);
+	sigaction(SIGTERM, NULL, &now);
+	CHECK(now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN);
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		sigaction(fatal[i], &old[i], NULL);
 }

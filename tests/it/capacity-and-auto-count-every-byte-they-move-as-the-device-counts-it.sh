@@ -82,9 +82,11 @@ s0=$(awk '{print $3, $7}' "$stat_file")
 "$FB" --auto --destructive --json --max-write=48M "$loop" >"$T/auto.json" || fail "--auto failed"
 compare auto "$T/auto.json"
 
-# --class: its -a, the test data, saving, restoring and verifying (exit 1: a verdict it cannot give)
+# --class: the test data, saving, restoring and verifying (exit 1: a verdict it cannot give);
+# the erase size given, as -a on a loop device may find one too large for an area of 4 erase
+# blocks here, which --class refuses before it writes
 s0=$(awk '{print $3, $7}' "$stat_file")
-"$FB" --class --claim=C10 --json "$loop" >"$T/class.json"
+"$FB" --class --claim=C10 --erasesize=4M --json "$loop" >"$T/class.json"
 [ $? -le 1 ] || fail "--class failed"
 s1=$(awk '{print $3, $7}' "$stat_file")
 python3 - "$T/class.json" "$s0" "$s1" <<'PY' || fail "--class: the figures are not the device's"
