@@ -253,6 +253,14 @@ void advice_make(const struct autostate *s, struct advice *a);
 void advice_print(FILE *f, const struct autostate *s, const struct advice *a);
 void advice_json(struct jw *w, const struct autostate *s);
 
+/* the progress line (auto/auto_progress.c): the steps, and the plan of what is left */
+enum auto_step { AUTO_STEP_CAPACITY, AUTO_STEP_ALIGN, AUTO_STEP_FAT, AUTO_STEP_OPEN,
+		 AUTO_STEP_RANDOM, AUTO_STEP_CLASS, AUTO_STEPS };
+void auto_progress_begin(const struct autostate *s);
+void auto_progress_step(const struct autostate *s, int step);
+/* The plan restated from what the run knows now (also before each measurement, by itself). */
+void auto_progress_update(const struct autostate *s);
+
 /* the report (auto/auto_report.c) */
 void auto_print_text(FILE *f, const struct autostate *s);
 void auto_print_json(FILE *f, const struct autostate *s);

@@ -115,6 +115,23 @@ static void collect_claims(struct class_result *r)
 	}
 }
 
+unsigned int class_claims_known(struct dev *d, const struct sd_claims *claim, const char *sysfs_root)
+{
+	struct class_card card;
+	unsigned int app = 0, known = 0;
+
+	read_card(d, sysfs_root ? sysfs_root : "/sys", &card);
+	if (card.visible && sd_claims_any(&card.marks)) {
+		known = CLASS_KNOWN_ANY;
+		app = card.marks.app;
+	}
+	if (claim && sd_claims_any(claim)) {
+		known = CLASS_KNOWN_ANY;
+		app = claim->app > app ? claim->app : app;
+	}
+	return known | (app ? CLASS_KNOWN_APP : 0) | (app >= 2 ? CLASS_KNOWN_QUEUED : 0);
+}
+
 /* ---------------------------------------------------------------- plan */
 
 static uint64_t round_up(uint64_t x, uint64_t unit)
@@ -370,6 +387,64 @@ static void progress_io(uint64_t bytes, bool written, void *arg)
 	progress_tick(bytes, written);
 }
 
+/* The phases in their order, for the progress line's plan (those the plan runs). */
+enum phase_id { PH_SAVE, PH_LINK, PH_SEQ, PH_RREAD, PH_RWRITE, PH_QREAD, PH_QWRITE, PH_RESTORE,
+		PH_VERIFY, PH_COUNT };
+#define KEY_QUEUED 1	/* queued random I/O goes at a rate of its own */
+
+static bool phase_planned(const struct class_result *r, enum phase_id id)
+{
+	const struct class_plan *p = &r->plan;
+
+	if (id == PH_SAVE || id == PH_RESTORE || id == PH_VERIFY)
+		return !r->simulated;	/* a simulated card keeps no data: nothing to move */
+	return id == PH_RREAD || id == PH_RWRITE ? p->random :
+	       id == PH_QREAD || id == PH_QWRITE ? p->queued : true;
+}
+
+static struct progress_work phase_work(const struct class_plan *p, enum phase_id id)
+{
+	uint64_t random = (uint64_t)p->max_ios * CLASS_IO;
+	bool write = id == PH_SEQ || id == PH_RWRITE || id == PH_QWRITE || id == PH_RESTORE;
+
+	switch (id) {
+	case PH_LINK:
+		return (struct progress_work){ p->link_bytes, (uint32_t)p->chunk, false, 0, 0 };
+	case PH_RREAD:
+	case PH_RWRITE:
+	case PH_QREAD:
+	case PH_QWRITE:
+		return (struct progress_work){ random, CLASS_IO, write, p->max_ns,
+					       id >= PH_QREAD ? KEY_QUEUED : 0 };
+	default:	/* the area: saved, written, restored, verified */
+		return (struct progress_work){ p->area, (uint32_t)p->chunk, write, 0, 0 };
+	}
+}
+
+/* The line's plan: the phases after this one that will run. */
+static void plan_after(const struct class_result *r, enum phase_id id)
+{
+	struct progress_work w[PH_COUNT];
+	int n = 0;
+
+	for (int k = id + 1; k < PH_COUNT; k++)
+		if (phase_planned(r, (enum phase_id)k))
+			w[n++] = phase_work(&r->plan, (enum phase_id)k);
+	progress_plan(w, n);
+}
+
+/* A phase begins on the progress line: its work, and the plan after it. */
+static void phase_progress(const struct class_result *r, enum phase_id id, const char *name)
+{
+	struct progress_work w = phase_work(&r->plan, id);
+
+	plan_after(r, id);
+	if (id == PH_SAVE || id == PH_RESTORE)	/* by --preserve's own I/O: nothing ticks */
+		progress_start_quiet("class", name, &w);
+	else
+		progress_start_work("class", name, &w);
+}
+
 static bool stopped(struct runner *x)
 {
 	if (vm_stop_requested)
@@ -419,7 +494,7 @@ static int run_sequential(struct runner *x, struct class_phase *ph, uint64_t byt
 
 	ph->run = true;
 	ph->depth = ph->depth_used = 1;
-	progress_start("class", write ? "sequential writes" : "link: large reads", bytes);
+	phase_progress(x->r, write ? PH_SEQ : PH_LINK, write ? "sequential writes" : "link: large reads");
 	if (prog) {
 		struct vm_op *io = vm_op(prog, write ? VM_WRITE_RANDOM : VM_READ, 0, 0, NULL);
 		struct vm_op *lin = vm_op(prog, VM_OFF_LIN, (int64_t)p->chunk,
@@ -499,6 +574,23 @@ static int queued_batch(struct runner *x, struct class_phase *ph, bool write, in
 	return e < 0 ? -1 : 0;
 }
 
+/*
+ * A batch no longer than the phase's time left at the rate so far (at
+ * least one I/O, or one queue's worth): a slow card's phase ends near its
+ * time limit, not a doubled batch past it.
+ */
+static int fit_in_time(const struct class_plan *p, const struct class_phase *ph, int k, int depth)
+{
+	if (ph->ios < CLASS_MIN_IOS || ph->ns <= 0)
+		return k;
+	double per_io = (double)ph->ns / (double)ph->ios;
+	double room = (double)(p->max_ns - ph->ns) / per_io;
+	int least = depth > 1 ? depth : 1;
+	if (room < k)
+		k = room > least ? (int)room : least;
+	return k;
+}
+
 /* 4 KiB random requests in batches growing from 8 until the phase is full. */
 static int run_random(struct runner *x, struct class_phase *ph, bool write, int depth)
 {
@@ -509,13 +601,14 @@ static int run_random(struct runner *x, struct class_phase *ph, bool write, int 
 	ph->iops = true;
 	ph->depth = depth;
 	ph->depth_used = 1;
-	progress_start("class", depth > 1 ? write ? "queued random writes" : "queued random reads"
-					  : write ? "random writes" : "random reads",
-		       (uint64_t)p->max_ios * CLASS_IO);
+	phase_progress(x->r, depth > 1 ? write ? PH_QWRITE : PH_QREAD : write ? PH_RWRITE : PH_RREAD,
+		       depth > 1 ? write ? "queued random writes" : "queued random reads"
+				 : write ? "random writes" : "random reads");
 	while (!phase_full(p, ph) && !stopped(x)) {
 		int k = batch;
 		if ((uint64_t)k > (uint64_t)p->max_ios - ph->ios)
 			k = p->max_ios - (int)ph->ios;
+		k = fit_in_time(p, ph, k, depth);
 		int rc = depth > 1 ? queued_batch(x, ph, write, k) : random_batch(x, ph, write, k);
 		if (rc < 0)
 			break;
@@ -555,7 +648,6 @@ static void measure_all(struct runner *x)
 		    run_random(x, &r->qread, false, p->depth) == 0)
 			run_random(x, &r->qwrite, true, p->depth);
 	}
-	progress_done();
 	free(block_ns);
 }
 
@@ -576,14 +668,19 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 	}
 	dev_fill_pattern(x.qbuf, qlen, PAT_RANDOM, 0x9e3779b9);
 	x.vm.on_read_error = x.vm.on_write_error = VM_ERR_STOP;
+	phase_progress(r, PH_SAVE, "saving");
 	if (preserve_save(d, &area, 1, o->backup, err, n) < 0) {
+		progress_done();
 		vm_ctx_free(&x.vm);
 		free(x.qbuf);
 		return -1;
 	}
 	measure_all(&x);
 	char rerr[sizeof r->restore_error];
-	if (preserve_restore(rerr, sizeof rerr) < 0) {
+	phase_progress(r, PH_RESTORE, "restoring");
+	int restored = preserve_restore(rerr, sizeof rerr);
+	progress_done();
+	if (restored < 0) {
 		snprintf(r->restore_error, sizeof r->restore_error, "%s", rerr);
 		r->restored = false;
 	}

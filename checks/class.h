@@ -127,6 +127,13 @@ struct class_opts {
  */
 int class_prepare(struct dev *d, const struct class_opts *o, struct class_result *r,
 		  char *err, size_t n);
+/*
+ * What --class would check (the card's SD Status, and claim), read without
+ * writing: 0 for no claim, else CLASS_KNOWN_ANY, with CLASS_KNOWN_APP for an
+ * A claim (random phases) and CLASS_KNOWN_QUEUED for A2 (queued ones too).
+ */
+enum { CLASS_KNOWN_ANY = 1, CLASS_KNOWN_APP = 2, CLASS_KNOWN_QUEUED = 4 };
+unsigned int class_claims_known(struct dev *d, const struct sd_claims *claim, const char *sysfs_root);
 /* "flashbench: DEV: --class writes at most ..." : the volume, before anything is written. */
 void class_plan_line(char *buf, size_t n, const struct dev *d, const struct class_result *r);
 /*
