@@ -163,8 +163,8 @@ m svg-coinciding-series-share-a-legend-entry renderers report/report_svg_draw.c 
 	'#define COINCIDE_PX 2.0' '#define COINCIDE_PX 0.0' \
 	'test_svg'
 m svg-mark-labels-stay-off-the-data renderers report/report_svg_draw.c \
-	'		if (boxes_meet(&o->box[k], b))' '		if (0 && boxes_meet(&o->box[k], b))' \
-	'plots-render-and-no-text-overlaps-other-text'
+	'!box_is_free(o, &b, taken, *ntaken, x))' '0)' \
+	'open-au-plot-marks-where-the-rate-collapses'
 m svg-noise-band-widens-the-axis renderers report/report_svg.c \
 	'c->y.min_span = BAND_SPAN * half;' 'c->y.min_span = 0;' \
 	'align-plot-of-a-device-without-steps-draws-its-noise-floor-as-a-band'

@@ -5,10 +5,13 @@
  * first (safety/preserve.c). Then, each I/O timed right around its syscall
  * (the VM; queued runs by dev_transfer_queued):
  *   1. the link's ceiling: large sequential reads of the area;
- *   2. the area written sequentially once, erase block after erase block,
- *      in requests of up to 4 MiB: the C/U/V figures, taken over the last
- *      half of the blocks, which no small write cache carries; and the
- *      stated state of the random phases;
+ *   2. the area written sequentially, erase block after erase block, in
+ *      requests of up to 4 MiB, and again and again while a write cache
+ *      may carry it (checks/class_verdict.c decides: until its end shows
+ *      and the rate after it is measured, or no verdict could change, or
+ *      the budget is spent): the C/U/V figures, over the writes after the
+ *      cache's end (else the last half), in two halves that must agree;
+ *      and the stated state of the random phases;
  *   3. with an A claim: 4 KiB random reads, then writes, one at a time,
  *      inside the area, each phase up to CLASS_IOS I/Os or CLASS_PHASE_NS
  *      of device time;
@@ -43,6 +46,8 @@
 #define CLASS_DEFAULT_DEPTH 4	/* fio iodepth of the Raspberry Pi test */
 #define CLASS_MAX_DEPTH 32	/* the SD command queue's largest */
 #define FALLBACK_ERASE (4 * MiB)
+#define CLASS_SUSTAIN_NS 20000000000ll	/* the passes' device time at most, by default */
+#define CLASS_SUSTAIN_MAX (8ull << 30)
 
 /* ---------------------------------------------------------------- claims */
 
@@ -248,7 +253,7 @@ static int plan_area(const struct dev *d, struct class_plan *p, char *err, size_
 	return 0;
 }
 
-static void plan_phases(struct class_result *r)
+static void plan_phases(struct class_result *r, uint64_t max_write, uint64_t room)
 {
 	struct class_plan *p = &r->plan;
 
@@ -271,7 +276,29 @@ static void plan_phases(struct class_result *r)
 			 "the Raspberry Pi test's: no depth in an SD Status");
 	}
 	uint64_t random = (uint64_t)p->max_ios * CLASS_IO;
-	p->test_bytes = p->area + (p->random ? random : 0) + (p->queued ? random : 0);
+	uint64_t random_bytes = (p->random ? random : 0) + (p->queued ? random : 0);
+	p->min_total_bytes = p->area + random_bytes + p->area;
+	/*
+	 * The passes: far enough to pass the largest write cache a card of this
+	 * size has, and a window after it, in CLASS_SUSTAIN_NS at most; with
+	 * --max-write, as far as it allows (no time limit: the user asked).
+	 */
+	uint64_t reach = round_up(p->device_size / CACHE_SHARE + CLASS_AFTER_UNITS * p->erasesize,
+				  p->area);
+	p->sustain_max = reach < CLASS_SUSTAIN_MAX ? reach : CLASS_SUSTAIN_MAX / p->area * p->area;
+	p->sustain_ns = CLASS_SUSTAIN_NS;
+	if (max_write) {
+		uint64_t room = max_write > random_bytes + p->area ? max_write - random_bytes - p->area : 0;
+		uint64_t cap = round_up(p->device_size / 4, p->area);
+		p->sustain_max = (room < cap ? room : cap) / p->area * p->area;
+		p->sustain_ns = 0;
+	}
+	if (room && room < p->sustain_max + random_bytes + p->area)	/* what the caller has left */
+		p->sustain_max = room > random_bytes + p->area ?
+				 (room - random_bytes - p->area) / p->area * p->area : 0;
+	if (p->sustain_max < p->area)
+		p->sustain_max = p->area;
+	p->test_bytes = p->sustain_max + random_bytes;
 	p->total_bytes = p->test_bytes + p->area;
 }
 
@@ -293,6 +320,7 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], want[32];
 
 	memset(r, 0, sizeof *r);
+	snprintf(r->device, sizeof r->device, "%s", d->path);
 	r->start_written = d->bytes_written;
 	r->start_read = d->bytes_read;
 	r->start_ns = d->device_ns;
@@ -313,13 +341,14 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 		return -1;
 	if (plan_area(d, &r->plan, err, n) < 0)
 		return -2;
-	plan_phases(r);
-	if (o->max_write && o->max_write < r->plan.total_bytes) {
-		snprintf(err, n, "--max-write=%s: --class writes up to %s on %s (%s of test data, then "
+	r->plan.device_size = d->size;
+	plan_phases(r, o->max_write, o->room);
+	if (o->max_write && o->max_write < r->plan.min_total_bytes) {
+		snprintf(err, n, "--max-write=%s: --class writes at least %s on %s (%s of test data, then "
 			 "%s restored): use --max-write=%s or more", o->max_write_typed ?
-			 o->max_write_typed : fmt_size(a, o->max_write), fmt_size(b, r->plan.total_bytes),
-			 d->path, fmt_size(c, r->plan.test_bytes), fmt_size(a, r->plan.area),
-			 size_arg_text(want, sizeof want, r->plan.total_bytes));
+			 o->max_write_typed : fmt_size(a, o->max_write), fmt_size(b, r->plan.min_total_bytes),
+			 d->path, fmt_size(c, r->plan.min_total_bytes - r->plan.area),
+			 fmt_size(a, r->plan.area), size_arg_text(want, sizeof want, r->plan.min_total_bytes));
 		return -2;
 	}
 	return 0;
@@ -330,10 +359,14 @@ void class_plan_line(char *buf, size_t n, const struct dev *d, const struct clas
 	const struct class_plan *p = &r->plan;
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], e[FMT_BUF], t[FMT_BUF];
 
+	char passes[FMT_BUF + 96] = "";
+	if (p->sustain_max > p->area)
+		snprintf(passes, sizeof passes, ", again while a write cache may carry it (%s in all at "
+			 "most%s)", fmt_size(c, p->sustain_max), p->sustain_ns ? ", 20s" : "");
 	snprintf(buf, n, "%s: --class writes at most %s: %s from offset %s in %d erase blocks of %s "
-		 "(%s)%s, saved first and restored and verified after (%s more)", d->path,
+		 "(%s)%s%s, saved first and restored and verified after (%s more)", d->path,
 		 fmt_size(t, p->test_bytes), fmt_size(a, p->area), fmt_size(b, p->offset), p->blocks,
-		 fmt_size(e, p->erasesize), p->erase_source,
+		 fmt_size(e, p->erasesize), p->erase_source, passes,
 		 p->random ? p->queued ? ", then 4KiB random writes inside it, one at a time and queued"
 				       : ", then 4KiB random writes inside it" : "",
 		 fmt_size(c, p->area));
@@ -378,6 +411,7 @@ struct runner {
 	struct vm_ctx vm;
 	void *qbuf;		/* queued requests' slots */
 	uint64_t rng;
+	uint64_t pass_base;	/* sequential bytes written before this pass */
 };
 
 /* The progress line (on a terminal only): after each I/O, outside the timed region. */
@@ -424,9 +458,38 @@ static struct progress_work phase_work(const struct class_plan *p, enum phase_id
 /* The line's plan: the phases after this one that will run. */
 static void plan_after(const struct class_result *r, enum phase_id id)
 {
-	struct progress_work w[PH_COUNT];
+	struct progress_work w[PH_COUNT + 1];
 	int n = 0;
+	const struct class_plan *p = &r->plan;
+	const struct class_sustain *u = &r->sustain;
 
+	/*
+	 * The passes after this one, as many as the budget allows (they stop
+	 * sooner where they can): a pass starts only where it ends in time.
+	 */
+	if (id == PH_SEQ && u->written + 2 * p->area <= p->sustain_max) {
+		uint64_t bytes = p->sustain_max - u->written - p->area;
+		int64_t cap = p->sustain_ns ? p->sustain_ns - u->ns : 0;
+		if (p->sustain_ns && u->written) {
+			int64_t pass = (int64_t)((double)u->ns * (double)p->area / (double)u->written);
+			int64_t more = pass > 0 ? (p->sustain_ns - u->ns - pass) / pass : 0;
+			uint64_t timed = more > 0 ? (uint64_t)more * p->area : 0;
+			bytes = timed < bytes ? timed : bytes;
+			cap = 0;
+		}
+		/* past a cache's end: the window after it; where more could not change a verdict: none */
+		struct class_sustain now = *u;
+		if (u->written && !class_sustain_more(r, &now, r->device))
+			bytes = 0;
+		else if (u->cache_seen) {
+			uint64_t need = (uint64_t)(u->from + CLASS_AFTER_UNITS) * u->unit;
+			uint64_t after = u->written + p->area;
+			bytes = need > after ? round_up(need - after, p->area) : 0;
+		}
+		if (bytes)
+			w[n++] = (struct progress_work){ bytes, (uint32_t)p->chunk, true,
+							 cap > 0 ? cap : 0, 0 };
+	}
 	for (int k = id + 1; k < PH_COUNT; k++)
 		if (phase_planned(r, (enum phase_id)k))
 			w[n++] = phase_work(&r->plan, (enum phase_id)k);
@@ -463,9 +526,9 @@ static void note_failure(struct runner *x, uint64_t off, uint64_t len, int err, 
 	x->r->fail_write = write;
 }
 
-/* A VM run's samples into the phase (and, for the sequential one, per erase block). */
+/* A VM run's samples into the phase (and, for the sequential writes, per unit in write order). */
 static int take_samples(struct runner *x, const struct vm_result *res, struct class_phase *ph,
-			int64_t *block_ns)
+			struct class_sustain *units)
 {
 	if (x->vm.nfailures) {
 		const struct vm_failure *f = &x->vm.first_failure;
@@ -478,34 +541,89 @@ static int take_samples(struct runner *x, const struct vm_result *res, struct cl
 		if (s->kind != VR_SAMPLE)
 			return -1;	/* stopped before it */
 		phase_add(ph, 1, s->bytes, s->ns);
-		if (block_ns)
-			block_ns[(s->off - x->r->plan.offset) / x->r->plan.erasesize] += s->ns;
+		if (units) {
+			uint64_t k = (x->pass_base + s->off - x->r->plan.offset) / units->unit;
+			if (k < CLASS_MAX_UNITS) {
+				units->unit_ns[k] += (double)s->ns;
+				units->nunits = (int)k + 1 > units->nunits ? (int)k + 1 : units->nunits;
+			}
+			units->ns += s->ns;
+		}
 	}
 	return 0;
 }
 
-/* Large sequential requests over [offset, offset + bytes): reads or writes. */
-static int run_sequential(struct runner *x, struct class_phase *ph, uint64_t bytes, bool write,
-			  int64_t *block_ns)
+/* Large sequential requests over [offset + from, + bytes) of the area: reads or writes; no phase_end. */
+static int sequential_pass(struct runner *x, struct class_phase *ph, uint64_t from, uint64_t bytes,
+			   bool write, struct class_sustain *units)
 {
 	const struct class_plan *p = &x->r->plan;
 	struct vm_program *prog = vm_new_program();
 	int rc = -1;
 
-	ph->run = true;
-	ph->depth = ph->depth_used = 1;
-	phase_progress(x->r, write ? PH_SEQ : PH_LINK, write ? "sequential writes" : "link: large reads");
 	if (prog) {
 		struct vm_op *io = vm_op(prog, write ? VM_WRITE_RANDOM : VM_READ, 0, 0, NULL);
 		struct vm_op *lin = vm_op(prog, VM_OFF_LIN, (int64_t)p->chunk,
 					  (int64_t)(bytes / p->chunk), io);
 		struct vm_op *len = vm_op(prog, VM_LEN_FIXED, (int64_t)p->chunk, 0, lin);
-		struct vm_result *res = vm_run(&x->vm, prog, len, p->offset);
-		rc = take_samples(x, res, ph, block_ns);
+		struct vm_result *res = vm_run(&x->vm, prog, len, p->offset + from);
+		rc = take_samples(x, res, ph, units);
 		vm_free_program(prog);
 	}
-	phase_end(ph);
 	return rc < 0 || stopped(x) ? -1 : 0;
+}
+
+/* The link's ceiling: large sequential reads. */
+static int run_link(struct runner *x)
+{
+	struct class_phase *ph = &x->r->link;
+
+	ph->run = true;
+	ph->depth = ph->depth_used = 1;
+	phase_progress(x->r, PH_LINK, "link: large reads");
+	int rc = sequential_pass(x, ph, 0, x->r->plan.link_bytes, false, NULL);
+	phase_end(ph);
+	return rc;
+}
+
+/*
+ * The sequential writes: the area, pass after pass, while another could
+ * change a verdict (class_sustain_more), timed per unit of whole erase
+ * blocks in the order written.
+ */
+static int run_sustained(struct runner *x)
+{
+	struct class_result *r = x->r;
+	const struct class_plan *p = &r->plan;
+	struct class_sustain *u = &r->sustain;
+	uint64_t blocks = p->sustain_max / p->erasesize;
+	int rc = 0;
+
+	u->unit = p->erasesize * ((blocks + CLASS_MAX_UNITS - 1) / CLASS_MAX_UNITS);
+	r->seq.run = true;
+	r->seq.depth = r->seq.depth_used = 1;
+	do {
+		char step[48];
+		snprintf(step, sizeof step, u->passes ? "sequential writes, pass %d" :
+			 "sequential writes", u->passes + 1);
+		phase_progress(r, PH_SEQ, step);
+		x->pass_base = u->written;
+		/* in parts of a quarter: the line's plan follows what each shows */
+		uint64_t part = p->area / 4 / p->chunk * p->chunk;
+		part = part ? part : p->area;
+		for (uint64_t at = 0; at < p->area && rc == 0; at += part) {
+			uint64_t len = p->area - at < part ? p->area - at : part;
+			rc = sequential_pass(x, &r->seq, at, len, true, u);
+			u->written += len;
+			u->passes += at + len >= p->area;
+			class_sustain_analyze(u);
+			if (at + len < p->area)
+				plan_after(r, PH_SEQ);
+		}
+	} while (rc == 0 && class_sustain_more(r, u, r->device));
+	phase_end(&r->seq);
+	r->sustained = u->rate;
+	return rc;
 }
 
 static uint64_t next_random(uint64_t *s)
@@ -619,36 +737,19 @@ static int run_random(struct runner *x, struct class_phase *ph, bool write, int 
 	return stopped(x) ? -1 : 0;
 }
 
-static double sustained_rate(const struct class_plan *p, const int64_t *block_ns)
-{
-	int64_t ns = 0;
-
-	for (int b = p->blocks - p->sustained_blocks; b < p->blocks; b++)
-		ns += block_ns[b];
-	return ns > 0 ? (double)p->sustained_blocks * (double)p->erasesize * 1e9 / (double)ns : 0;
-}
-
 static void measure_all(struct runner *x)
 {
 	struct class_result *r = x->r;
 	const struct class_plan *p = &r->plan;
-	int64_t *block_ns = calloc((size_t)p->blocks, sizeof *block_ns);
 
-	if (!block_ns) {
-		note_failure(x, 0, 0, ENOMEM, false);
-		return;
-	}
 	x->rng = 0x5eed0c1a55ull;
 	x->vm.io_done = progress_io;
-	if (run_sequential(x, &r->link, p->link_bytes, false, NULL) == 0 &&
-	    run_sequential(x, &r->seq, p->area, true, block_ns) == 0) {
-		r->sustained = sustained_rate(p, block_ns);
+	if (run_link(x) == 0 && run_sustained(x) == 0) {
 		if (p->random && run_random(x, &r->rread, false, 1) == 0 &&
 		    run_random(x, &r->rwrite, true, 1) == 0 && p->queued &&
 		    run_random(x, &r->qread, false, p->depth) == 0)
 			run_random(x, &r->qwrite, true, p->depth);
 	}
-	free(block_ns);
 }
 
 int class_run(struct dev *d, const struct class_opts *o, struct class_result *r, char *err,

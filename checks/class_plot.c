@@ -1,11 +1,13 @@
 /*
  * --class --plot: each promise next to its measurement. One panel for the
  * sequential promises (C/U/V, and A1/A2's 10 MB/s) against the sustained
- * rate, with the reader's ceiling; with an A claim one for the 4 KiB
- * random I/O promises against the figure at the queue depth the verdict
- * used. Per mark a bar (promised) and a dot (measured, coloured by the
- * verdict), on a log axis where the figures differ by a decade or more.
- * Drawn by the report's chart engine (report/report_svg_draw.c).
+ * rate, with the reader's ceiling; one for the sequential writes as they
+ * went (the rate per unit written, where a write cache ended, the window
+ * that decided, the promises); with an A claim one for the 4 KiB random
+ * I/O promises against the figure at the queue depth the verdict used. Per
+ * mark a bar (promised) and a dot (measured, coloured by the verdict), on
+ * a log axis where the figures differ by a decade or more. Drawn by the
+ * report's chart engine (report/report_svg_draw.c).
  */
 #include "checks/class.h"
 
@@ -17,14 +19,16 @@
 #include "report/report_svg_internal.h"
 
 #define MAX_SLOTS (CLASS_MAX_CLAIMS * 3)
-#define MAX_SERIES 6
+#define MAX_SERIES 8
 #define DECADE 10	/* figures this far apart: a log axis */
+
+#define MAX_POINTS (CLASS_MAX_UNITS > MAX_SLOTS + 1 ? CLASS_MAX_UNITS : MAX_SLOTS + 1)
 
 struct panel {
 	struct chart c;
 	struct series s[MAX_SERIES];
-	double x[MAX_SERIES][MAX_SLOTS + 1], y[MAX_SERIES][MAX_SLOTS + 1];
-	bool missing[MAX_SERIES][MAX_SLOTS + 1];
+	double x[MAX_SERIES][MAX_POINTS], y[MAX_SERIES][MAX_POINTS];
+	bool missing[MAX_SERIES][MAX_POINTS];
 	char label_text[MAX_SLOTS][FMT_BUF];
 	const char *labels[MAX_SLOTS];
 	const struct class_req *req[MAX_SLOTS];
@@ -165,16 +169,16 @@ static void ceiling_series(struct panel *p, double rate, bool iops)
 
 static void sequential_panel(struct panel *p, const char *device, const struct class_result *r)
 {
-	char summary[1024], a[FMT_BUF], b[FMT_BUF];
+	char summary[1024], a[FMT_BUF], b[FMT_BUF], w[FMT_BUF];
 
 	take_slots(p, r, false);
 	panel_base(p, device, "sequential write promises");
 	p->c.panel_name = "rates";
 	class_summary(summary, sizeof summary, r);
-	snprintf(p->c.subtitle, sizeof p->c.subtitle, "sustained: %s over the last %d erase blocks of "
-		 "the %s area (1 in flight); %.160s%s", fmt_rate(a, r->sustained),
-		 r->plan.sustained_blocks, fmt_size(b, r->plan.area), summary,
-		 strlen(summary) > 160 ? "..." : "");
+	snprintf(p->c.subtitle, sizeof p->c.subtitle, "sustained: %s over the last %s of %s written "
+		 "(1 in flight); %.160s%s", fmt_rate(a, r->sustained),
+		 fmt_size(b, (uint64_t)(r->sustain.to - r->sustain.from) * r->sustain.unit),
+		 fmt_size(w, r->sustain.written), summary, strlen(summary) > 160 ? "..." : "");
 	bool log = spans_decades(p, r->link.value);
 	p->c.y = (struct axis){ .kind = log ? AX_RATE_LOG : AX_RATE,
 				.title = log ? "bytes per second (log scale; M = 10^6)"
@@ -190,8 +194,8 @@ static void random_panel(struct panel *p, const char *device, const struct class
 	take_slots(p, r, true);
 	panel_base(p, device, "4KiB random I/O promises");
 	p->c.panel_name = "iops";
-	snprintf(p->c.subtitle, sizeof p->c.subtitle, "inside the %s test area written sequentially "
-		 "once; each figure at the queue depth its verdict used", fmt_size(a, r->plan.area));
+	snprintf(p->c.subtitle, sizeof p->c.subtitle, "inside the %s test area written sequentially; "
+		 "each figure at the queue depth its verdict used", fmt_size(a, r->plan.area));
 	bool log = spans_decades(p, 0);
 	p->c.y = (struct axis){ .kind = log ? AX_COUNT_LOG : AX_COUNT,
 				.title = log ? "I/Os per second (IOPS, log scale)" : "I/Os per second (IOPS)" };
@@ -199,10 +203,93 @@ static void random_panel(struct panel *p, const char *device, const struct class
 	ceiling_series(p, r->link.value / 4096, true);
 }
 
+/* "C10 A1: 10M/s promised": a flat line per distinct sequential promise */
+static void promise_lines(struct panel *p, const struct class_result *r, double x_end)
+{
+	double seen[MAX_SLOTS];
+	int nseen = 0;
+
+	for (int i = 0; i < r->nclaims; i++)
+		for (int j = 0; j < r->claims[i].nreq; j++) {
+			const struct class_req *q = &r->claims[i].req[j];
+			char name[96] = "", v[FMT_BUF];
+			bool dup = false;
+			for (int k = 0; k < nseen; k++)
+				dup = dup || seen[k] == q->promised;
+			if (q->metric != CM_SEQ_WRITE || dup || nseen >= MAX_SLOTS)
+				continue;
+			seen[nseen++] = q->promised;
+			for (int a = 0; a < r->nclaims; a++)
+				for (int b = 0; b < r->claims[a].nreq; b++)
+					if (r->claims[a].req[b].metric == CM_SEQ_WRITE &&
+					    r->claims[a].req[b].promised == q->promised)
+						fmt_append(name, sizeof name, "%s ", r->claims[a].name);
+			fmt_append(name, sizeof name, "promise: %s", fmt_rate(v, q->promised));
+			struct series *s = new_series(p, name, KEY_PROMISED + nseen, MK_CIRCLE);
+			if (!s)
+				return;
+			s->markers_only = false;
+			s->line_only = true;
+			s->dash = nseen;
+			s->x[0] = 0, s->y[0] = q->promised;
+			s->x[1] = x_end, s->y[1] = q->promised;
+			s->n = 2;
+		}
+}
+
+static void add_mark(struct chart *c, double x, const char *fmt, uint64_t v)
+{
+	char sz[FMT_BUF];
+
+	if (c->nmarks >= (int)(sizeof c->marks / sizeof c->marks[0]))
+		return;
+	c->marks[c->nmarks].x = x;
+	snprintf(c->marks[c->nmarks].label, sizeof c->marks[0].label, fmt, fmt_size(sz, v));
+	c->nmarks++;
+}
+
+/* The sequential writes as they went: each unit's rate at the bytes written by its end. */
+static void writes_panel(struct panel *p, const char *device, const struct class_result *r)
+{
+	const struct class_sustain *u = &r->sustain;
+	char a[FMT_BUF], b[FMT_BUF];
+
+	memset(&p->c, 0, sizeof p->c);
+	p->c.s = p->s;
+	p->c.panel_name = "writes";
+	snprintf(p->c.title, sizeof p->c.title, "flashbench --class %s: sequential writes as they went",
+		 device);
+	snprintf(p->c.subtitle, sizeof p->c.subtitle, "the %s area written %d time%s, %s in all; %s",
+		 fmt_size(a, r->plan.area), u->passes, u->passes == 1 ? "" : "s", fmt_size(b, u->written),
+		 u->cache_seen ? "a write cache's end, then the rate that decides" :
+		 "no end of a write cache seen");
+	snprintf(p->c.footer, sizeof p->c.footer, "%s, %s; conditions ours, not the SD "
+		 "Association's full test", device, report_run_time() ? report_run_time() : "");
+	p->c.x = (struct axis){ .kind = AX_SIZE, .title = "bytes written (the area again and again)" };
+	p->c.y = (struct axis){ .kind = AX_RATE, .title = "write rate per unit, bytes/s (M = 10^6)" };
+	snprintf(a, sizeof a, "%s", fmt_size(b, u->unit));
+	struct series *s = new_series(p, "", KEY_MET - 2, MK_CIRCLE);
+	if (!s)
+		return;
+	snprintf(s->name, sizeof s->name, "writes, per %s", a);
+	s->markers_only = false;
+	s->filled = true;
+	for (int i = 0; i < u->nunits && s->n < MAX_POINTS; i++) {
+		s->x[s->n] = (double)(i + 1) * (double)u->unit;
+		s->y[s->n] = u->unit_ns[i] > 0 ? (double)u->unit * 1e9 / u->unit_ns[i] : 0;
+		s->missing[s->n++] = !(u->unit_ns[i] > 0);
+	}
+	promise_lines(p, r, (double)u->nunits * (double)u->unit);
+	if (u->cache_seen)
+		add_mark(&p->c, (double)u->cache_bytes, "write cache ends ~%s", u->cache_bytes);
+	add_mark(&p->c, (double)u->from * (double)u->unit, "sustained from %s",
+		 (uint64_t)u->from * u->unit);
+}
+
 int class_plot(FILE *f, const char *device, const struct class_result *r)
 {
-	struct panel *p = calloc(2, sizeof *p);
-	struct chart charts[2];
+	struct panel *p = calloc(3, sizeof *p);
+	struct chart charts[3];
 	int n = 0;
 
 	if (!p || !r->seq.run || !r->decided) {
@@ -211,10 +298,14 @@ int class_plot(FILE *f, const char *device, const struct class_result *r)
 	}
 	sequential_panel(&p[0], device, r);
 	charts[n++] = p[0].c;
+	if (r->sustain.nunits > 1) {
+		writes_panel(&p[1], device, r);
+		charts[n++] = p[1].c;
+	}
 	if (r->rread.run) {
-		random_panel(&p[1], device, r);
-		if (p[1].nslots)
-			charts[n++] = p[1].c;
+		random_panel(&p[2], device, r);
+		if (p[2].nslots)
+			charts[n++] = p[2].c;
 	}
 	svg_chart_write_panels(f, charts, n);
 	free(p);

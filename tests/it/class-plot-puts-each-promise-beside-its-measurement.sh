@@ -2,10 +2,12 @@
 # --class --plot=FILE.svg: per mark a bar (promised) and a dot (measured,
 # coloured by the verdict), in one panel for the sequential promises (with
 # the link's ceiling) and, with an A claim, one for the random ones, each
-# at the queue depth its verdict used (as --json says). Where the figures
-# differ by a decade or more (random writes of a few IOPS against a promise
-# of 500) the axis is logarithmic; an IOPS axis labels no bytes ("0B/s").
-# Without an A claim, the sequential panel only.
+# at the queue depth its verdict used (as --json says); between them the
+# sequential writes as they went, per unit written (as --json's
+# per_unit_bytes_per_s), a write cache's end marked where one showed
+# (a2-64g's at 1GiB). Where the figures differ by a decade or more (random
+# writes of a few IOPS against a promise of 500) the axis is logarithmic;
+# an IOPS axis labels no bytes ("0B/s"). Without an A claim, no random panel.
 . "$(dirname "$0")/../lib.sh"
 need_tool python3
 
@@ -17,7 +19,13 @@ root = ET.parse(svg).getroot()
 panels = {p.get("data-panel"): p for p in root.iter(ns + "g") if p.get("class") == "panel"}
 claims = doc["class"]["claims"]
 random = [q for c in claims for q in c["promises"] if q["metric"] != "sequential_write"]
-assert sorted(panels) == sorted(["rates"] + (["iops"] if random else [])), sorted(panels)
+sw = doc["class"]["sustained_writes"]
+assert sorted(panels) == sorted(["rates", "writes"] + (["iops"] if random else [])), sorted(panels)
+w = panels.pop("writes")
+pts = [float(e.get("data-y")) for e in w.iter() if e.get("class") == "point"]
+assert [round(v) for v in pts] == [round(v) for v in sw["per_unit_bytes_per_s"]], (pts[:4], sw["per_unit_bytes_per_s"][:4])
+marks = " ".join("".join(g.itertext()) for g in w.iter(ns + "g") if g.get("class") == "mark")
+assert ("write cache ends" in marks) == sw["cache_seen"], (marks, sw["cache_seen"])
 for name, p in panels.items():
     rows = [(c["name"], q) for c in claims for q in c["promises"]
             if (q["metric"] == "sequential_write") == (name == "rates")]
@@ -58,6 +66,12 @@ run "$FB" --class --plot="$T/tlc.svg" sim:sdxc-tlc
 expect_rc 1
 "$FB" --class --json sim:sdxc-tlc >"$T/tlc.json" 2>/dev/null
 python3 "$T/check.py" "$T/tlc.svg" "$T/tlc.json" log || fail "plot of sdxc-tlc"
+
+run "$FB" --class --plot="$T/cache.svg" sim:a2-64g
+expect_rc 0
+"$FB" --class --json sim:a2-64g >"$T/cache.json" 2>/dev/null
+python3 "$T/check.py" "$T/cache.svg" "$T/cache.json" linear || fail "plot of a2-64g"
+grep -q '>write cache ends ~1' "$T/cache.svg" || fail "a2-64g: no mark where its write cache ends"
 
 run "$FB" --class --plot="$T/c.svg" sim:sdhc-good
 expect_rc 0
