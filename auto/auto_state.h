@@ -172,6 +172,8 @@ struct advice {
 	uint64_t stride, stripe_width;	/* ext4, in 4 KiB blocks */
 	unsigned int f2fs_segs_per_section;
 	int active_logs;	/* 0: f2fs default is fine */
+	char disk[80];		/* the card's whole-disk node, "/dev/sdX" where there is none */
+	char part[2][88];	/* its first and second partitions: /dev/sdb1, /dev/mmcblk0p1 */
 };
 
 static inline enum confidence conf_min(enum confidence a, enum confidence b)
