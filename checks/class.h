@@ -70,6 +70,7 @@ struct class_phase {
 	double value;
 	int npoints;
 	double t_ns[CLASS_MAX_POINTS], per_s[CLASS_MAX_POINTS];	/* end of each second */
+	double fastest[2];	/* bytes/s of its two fastest requests */
 	uint64_t b_ios, b_bytes;	/* the second being filled */
 	int64_t b_ns;
 };
@@ -99,6 +100,7 @@ struct class_sustain {
 	double rep[2];		/* over its two halves: the replicas */
 	double noise;		/* relative standard error of rate (0: one unit only) */
 	bool moved;		/* the halves differ beyond their noise */
+	double held;		/* the second-fastest unit where the card's own rate shows: a rate it held */
 	const char *stopped;	/* why the writes stopped */
 };
 

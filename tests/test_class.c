@@ -390,10 +390,10 @@ static void test_sustained_verdicts(void)
 	class_decide(r);
 	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
 	CHECK_EQ(r->claims[0].conf, CONF_HIGH);
-	/* writes at 9.97 MB/s with reads at 6.36 MB/s: the reads are no ceiling; C10 short by a hair */
+	/* writes at 9.9 MB/s with reads at 6.36 MB/s (issue 30: 9.97): the reads are no ceiling; C10 short by a hair */
 	r = result("C10");
 	r->link.value = 6.36e6;
-	units(&r->sustain, 16, 0, 0, 9.97e6, jitter);
+	units(&r->sustain, 16, 0, 0, 9.9e6, jitter);	/* its fastest units short of 10 too */
 	class_sustain_analyze(&r->sustain);
 	r->sustained = r->sustain.rate;
 	r->plan.device_size = 1ull << 30;
