@@ -33,12 +33,19 @@ def allowed(src, folder):
     return [w if w.endswith('_') else '=' + w for w in words if '_' in w]
 
 
-def defined(obj):
-    out = subprocess.run(['nm', '--defined-only', '-g', obj], check=True,
-                         capture_output=True, text=True).stdout
-    # names the compiler makes (__odr_asan.x under ASan) are reserved, not ours
-    return [p[2] for p in (l.split() for l in out.splitlines())
-            if len(p) == 3 and not p[2].startswith('__')]
+def defined(objs):
+    """{obj: [global names it defines]}, from one nm over all of them"""
+    out = subprocess.run(['nm', '-A', '--defined-only', '-g'] + objs, check=True,
+                         capture_output=True, text=True).stdout if objs else ''
+    table = {o: [] for o in objs}
+    longest_first = sorted(objs, key=len, reverse=True)
+    for line in out.splitlines():
+        obj = next((o for o in longest_first if line.startswith(o + ':')), None)
+        p = line[len(obj) + 1:].split() if obj else []
+        # names the compiler makes (__odr_asan.x under ASan) are reserved, not ours
+        if len(p) == 3 and not p[2].startswith('__'):
+            table[obj].append(p[2])
+    return table
 
 
 def fits(name, rules):
@@ -50,21 +57,23 @@ def main():
         sys.exit(__doc__)
     src, build = sys.argv[1], sys.argv[2]
     units = names = bad = 0
+    objs = []
     for root, dirs, files in os.walk(build):
         dirs[:] = sorted(d for d in dirs if d != 'tests')
-        for f in sorted(files):
-            if not f.endswith('.o'):
-                continue
-            rel = os.path.relpath(root, build)
-            unit = f[:-2]
-            rules = TOP.get(unit, []) if rel == '.' else allowed(src, rel.split(os.sep)[0])
-            units += 1
-            for name in defined(os.path.join(root, f)):
-                names += 1
-                if not fits(name, rules):
-                    bad += 1
-                    print('%s: %s carries none of: %s' % (os.path.normpath(os.path.join(rel, f)), name,
-                          ' '.join(r.lstrip('=') for r in rules) or '(no names)'))
+        objs += [os.path.join(root, f) for f in sorted(files) if f.endswith('.o')]
+    table = defined(objs)
+    for obj in objs:
+        root, f = os.path.split(obj)
+        rel = os.path.relpath(root, build)
+        unit = f[:-2]
+        rules = TOP.get(unit, []) if rel == '.' else allowed(src, rel.split(os.sep)[0])
+        units += 1
+        for name in table[obj]:
+            names += 1
+            if not fits(name, rules):
+                bad += 1
+                print('%s: %s carries none of: %s' % (os.path.normpath(os.path.join(rel, f)), name,
+                      ' '.join(r.lstrip('=') for r in rules) or '(no names)'))
     print('%d units, %d names, %d without their prefix' % (units, names, bad))
     return 1 if bad else 0
 

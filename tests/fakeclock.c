@@ -14,6 +14,14 @@
  *   FAKECLOCK_LOG=FILE       per write of more than 0 bytes to a block device,
  *                            one line: the first 8 bytes in hex, ':', the
  *                            CRC-32 (zlib's) of the whole buffer
+ *   FAKECLOCK_IO=FILE        per call on a block device, in order, one line of
+ *                            tab-separated fields: R or W (R0 or W0 for 0
+ *                            bytes), offset, length, result (bytes, or
+ *                            -1:ENAME), for W the line FAKECLOCK_LOG gets,
+ *                            else "-"; any other read or write call (read,
+ *                            write, readv, preadv, ...): its name, "-", "-",
+ *                            result, "-" (the I/O strace would show, without
+ *                            stopping the program at each call)
  *
  * The clock starts at 1000 s. The test's own; no code of the recording tool.
  */
@@ -28,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,6 +75,8 @@ static void parse_extra(const char *s)
 	}
 }
 
+static int io_fd = -1;
+
 static void setup(void)
 {
 	if (ready)
@@ -76,6 +87,9 @@ static void setup(void)
 	const char *log = getenv("FAKECLOCK_LOG");
 	if (log && *log)
 		log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	const char *io = getenv("FAKECLOCK_IO");
+	if (io && *io)
+		io_fd = open(io, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
 /* Per fd: 0 not known yet, 1 a block device, 2 not one; forgotten on close(). */
@@ -106,43 +120,100 @@ static uint32_t crc32_of(const unsigned char *p, size_t n)
 	return ~c;
 }
 
-/* The log is buffered (a write per entry would double a traced run's time) and flushed at exit. */
-static char log_buf[1 << 20];
-static size_t log_used;
+/* The logs are buffered (a write per entry would double a traced run's time) and flushed at exit. */
+struct log {
+	int *fd;
+	size_t used;
+	char buf[1 << 20];
+};
+static struct log wlog = { &log_fd, 0, "" }, iolog = { &io_fd, 0, "" };
 
-static void log_flush(void)
+typedef ssize_t (*write_fn)(int, const void *, size_t);
+#define REAL(name, type) \
+	static type real_##name; \
+	if (!real_##name) \
+		real_##name = (type)dlsym(RTLD_NEXT, #name)
+
+static void log_flush(struct log *l)
 {
 	size_t done = 0;
+	REAL(write, write_fn);
 
-	while (log_fd >= 0 && done < log_used) {
-		ssize_t n = write(log_fd, log_buf + done, log_used - done);
+	while (*l->fd >= 0 && done < l->used) {
+		ssize_t n = real_write(*l->fd, l->buf + done, l->used - done);
 		if (n <= 0)
 			break;
 		done += (size_t)n;
 	}
-	log_used = 0;
+	l->used = 0;
+}
+
+static void logs_flush(void)
+{
+	log_flush(&wlog);
+	log_flush(&iolog);
 }
 
 __attribute__((destructor)) static void log_close(void)
 {
-	log_flush();
+	logs_flush();
+}
+
+static void log_add(struct log *l, const char *line, size_t n)
+{
+	if (*l->fd < 0)
+		return;
+	if (l->used + n > sizeof l->buf)
+		log_flush(l);
+	memcpy(l->buf + l->used, line, n);
+	l->used += n;
+}
+
+/* "first 8 bytes in hex:CRC-32", as FAKECLOCK_LOG has it (no newline) */
+static int write_hash(char *line, size_t size, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	int n = 0;
+
+	for (size_t i = 0; i < 8 && i < len; i++)
+		n += snprintf(line + n, size - (size_t)n, "%02x", p[i]);
+	n += snprintf(line + n, size - (size_t)n, ":%08x", crc32_of(p, len));
+	return n;
 }
 
 static void log_write(const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
 	char line[64];
-	int n = 0;
+	int n;
 
 	if (log_fd < 0)
 		return;
-	for (size_t i = 0; i < 8 && i < len; i++)
-		n += snprintf(line + n, sizeof line - (size_t)n, "%02x", p[i]);
-	n += snprintf(line + n, sizeof line - (size_t)n, ":%08x\n", crc32_of(p, len));
-	if (log_used + (size_t)n > sizeof log_buf)
-		log_flush();
-	memcpy(log_buf + log_used, line, (size_t)n);
-	log_used += (size_t)n;
+	n = write_hash(line, sizeof line - 1, buf, len);
+	line[n++] = '\n';
+	log_add(&wlog, line, (size_t)n);
+}
+
+/* One FAKECLOCK_IO line; off < 0: a call without an offset and length. */
+static void io_row(const char *op, long long off, long long len, long long ret, int err,
+		   const void *wbuf)
+{
+	char line[160], result[48], hash[64] = "-";
+	int n;
+
+	if (io_fd < 0)
+		return;
+	if (ret < 0)
+		snprintf(result, sizeof result, "%lld:%s", ret, strerrorname_np(err) ? strerrorname_np(err) : "E?");
+	else
+		snprintf(result, sizeof result, "%lld", ret);
+	if (wbuf && len > 0)
+		write_hash(hash, sizeof hash, wbuf, (size_t)len);
+	if (off < 0)
+		n = snprintf(line, sizeof line, "%s\t-\t-\t%s\t-\n", op, result);
+	else
+		n = snprintf(line, sizeof line, "%s%s\t%lld\t%lld\t%s\t%s\n", op, len ? "" : "0", off, len,
+			     result, hash);
+	log_add(&iolog, line, (size_t)n);
 }
 
 /* The model's time for one transfer; the clock moves on by it. */
@@ -159,30 +230,33 @@ static void advance(size_t len, off_t off)
 	now_ns += t;
 }
 
-#define REAL(name, type) \
-	static type real_##name; \
-	if (!real_##name) \
-		real_##name = (type)dlsym(RTLD_NEXT, #name)
-
 typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);
 typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
 
 static ssize_t timed_read(pread_fn f, int fd, void *buf, size_t len, off_t off)
 {
 	setup();
-	if (len > 0 && is_block_device(fd))
+	int blk = is_block_device(fd);
+	if (len > 0 && blk)
 		advance(len, off);
-	return f(fd, buf, len, off);
+	ssize_t r = f(fd, buf, len, off);
+	if (blk)
+		io_row("R", (long long)off, (long long)len, r, errno, NULL);
+	return r;
 }
 
 static ssize_t timed_write(pwrite_fn f, int fd, const void *buf, size_t len, off_t off)
 {
 	setup();
-	if (len > 0 && is_block_device(fd)) {
+	int blk = is_block_device(fd);
+	if (len > 0 && blk) {
 		advance(len, off);
 		log_write(buf, len);
 	}
-	return f(fd, buf, len, off);
+	ssize_t r = f(fd, buf, len, off);
+	if (blk)
+		io_row("W", (long long)off, (long long)len, r, errno, buf);
+	return r;
 }
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
@@ -207,6 +281,51 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
 	REAL(pwrite64, pwrite_fn);
 	return timed_write(real_pwrite64, fd, buf, len, off);
+}
+
+/* Any other read or write call on a block device: a line of its own (a difference by itself). */
+static void other_call(const char *name, int fd, long long r)
+{
+	int e = errno;
+	setup();
+	if (is_block_device(fd))
+		io_row(name, -1, 0, r, e, NULL);
+	errno = e;
+}
+
+#define OTHER_IO(name, ret, params, args) \
+	ret name params \
+	{ \
+		typedef ret (*name##_fn) params; \
+		REAL(name, name##_fn); \
+		ret r = real_##name args; \
+		other_call(#name, fd, (long long)r); \
+		return r; \
+	}
+
+OTHER_IO(read, ssize_t, (int fd, void *b, size_t n), (fd, b, n))
+OTHER_IO(write, ssize_t, (int fd, const void *b, size_t n), (fd, b, n))
+OTHER_IO(readv, ssize_t, (int fd, const struct iovec *v, int n), (fd, v, n))
+OTHER_IO(writev, ssize_t, (int fd, const struct iovec *v, int n), (fd, v, n))
+OTHER_IO(preadv, ssize_t, (int fd, const struct iovec *v, int n, off_t o), (fd, v, n, o))
+OTHER_IO(pwritev, ssize_t, (int fd, const struct iovec *v, int n, off_t o), (fd, v, n, o))
+OTHER_IO(preadv2, ssize_t, (int fd, const struct iovec *v, int n, off_t o, int f), (fd, v, n, o, f))
+OTHER_IO(pwritev2, ssize_t, (int fd, const struct iovec *v, int n, off_t o, int f), (fd, v, n, o, f))
+
+/* _exit() runs no destructor: the logs are written first. */
+void _exit(int status)
+{
+	typedef void (*exit_fn)(int);
+	logs_flush();
+	REAL(_exit, exit_fn);
+	real__exit(status);
+	for (;;)
+		;
+}
+
+void _Exit(int status)
+{
+	_exit(status);
 }
 
 int close(int fd)

@@ -3,13 +3,36 @@
 set -u
 FB=${FLASHBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-T=$(mktemp -d /tmp/fbtest.XXXXXX)
+# $T: the test's own directory, in memory (/dev/shm) where O_DIRECT works
+# there: loop devices over its files then wait for no disk, busy or not;
+# else in /tmp (FB_TEST_TMP chooses another place)
+_test_tmp() {
+	local d t
+	for d in ${FB_TEST_TMP:-} /dev/shm /tmp; do
+		[ -d "$d" ] && [ -w "$d" ] || continue
+		t=$(mktemp -d "$d/fbtest.XXXXXX") || continue
+		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] ||
+		   dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null; then
+			rm -f "$t/.odirect"
+			echo "$t"
+			return
+		fi
+		rm -rf "$t"
+	done
+}
+T=$(_test_tmp)
+[ -n "$T" ] && [ -d "$T" ] || { echo "FAIL: no directory for the test's files" >&2; exit 1; }
 
 # Helpers below are often called as $(make_loop ...), in a subshell: what
 # they set up is therefore found again by the cleanup from the files in $T,
 # and a skip inside them signals the test's own shell.
 _cleanup() {
-	local l back
+	local l back bad=
+	# the documents run --json kept: all against the schema in one python3
+	# (the test fails here if one breaks it; the cleanup goes on)
+	if [ "$BASHPID" = "$_test_pid" ] && compgen -G "$T/.docs/*.json" >/dev/null; then
+		bad=$(check_documents) || true
+	fi
 	while read -r l back; do
 		case $back in "$T"/*)
 			umount "$l" 2>/dev/null
@@ -18,12 +41,25 @@ _cleanup() {
 	done < <(losetup -n -l -O NAME,BACK-FILE 2>/dev/null)
 	if [ -e "$T/.zram" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null; fi
 	rm -rf "$T"
+	if [ -n "$bad" ]; then
+		printf 'FAIL: %s\n' "$bad" >&2
+		exit 1
+	fi
 }
 trap _cleanup EXIT
 trap 'exit 130' INT TERM
 trap 'exit 77' USR1
 trap 'exit 1' USR2
 _test_pid=$$
+
+# python3 is the interpreter itself, found once (tests/run.sh exports
+# FB_PYTHON): a version manager's shim first in PATH (pyenv's) costs a shell
+# and half a second of CPU at every call, and the tests make hundreds
+# (a link to it first in PATH: python3 stays a program, its pid and name its own)
+[ -n "${FB_PYTHON:-}" ] || FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -x "${FB_PYTHON:-}" ] && mkdir -p "$T/.bin" && ln -sf "$FB_PYTHON" "$T/.bin/python3"; then
+	PATH=$T/.bin:$PATH
+fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # ci_fail MSG: fails the test, also from a subshell such as $(make_loop ...)
@@ -88,39 +124,85 @@ random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 
-# wait_for_writes LOOP PID [BASE]: until PID has written to LOOP past BASE
-# sectors (or ended; 5 s at most). Without BASE, since make_loop made it (a
-# reused loop device keeps its counts: make_loop noted where they stood).
-wait_for_writes() {
-	local _ base=${3:-0}
-	[ -z "${3:-}" ] && [ -f "$T/.writes0.${1##*/}" ] && base=$(cat "$T/.writes0.${1##*/}")
-	for _ in $(seq 1 500); do
-		[ "$(sectors_written "$1")" -gt "$base" ] && return 0
-		kill -0 "$2" 2>/dev/null || return 0
+# at_write N SIG DEV CMD...: runs CMD with signal SIG (a name or number)
+# delivered to it as it makes its Nth write to DEV (a pwrite64 on a
+# descriptor of DEV; strace counts only those): an interrupt at a known point
+# of the run, never at a time. N may be "N+" (that write and every one
+# after it). SIG=error:ERRNO makes those writes fail with ERRNO instead.
+# The exit status is CMD's (128 + the signal when it dies of one).
+at_write() {
+	local n=$1 sig=$2 dev=$3 what; shift 3
+	need_tool strace
+	case $sig in
+	error:*) what=error=${sig#error:} ;;
+	[0-9]*) what=signal=$sig ;;
+	*) what=signal=$(kill -l "${sig#SIG}") || fail "no signal $sig" ;;	# strace knows no RTMIN+N
+	esac
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n "$@"
+}
+
+# hold_stdout: $T/held, a FIFO whose buffer this shell has filled: a command
+# whose standard output is $T/held stops at its first write there (after
+# the first row it prints) until release_stdout. The output is in
+# $T/held.out then.
+hold_stdout() {
+	mkfifo "$T/held" || fail "cannot make a FIFO"
+	exec 8<>"$T/held" 9<"$T/held"
+	# writes of one page until the buffer takes no more (its size: 64KiB, less when pipes are scarce)
+	dd if=/dev/zero of="$T/held" bs=4096 count=4096 oflag=nonblock status=none 2>/dev/null
+	exec 8>&-
+}
+
+# release_stdout PID: lets the held command go on; waits for it (its exit status in $rc)
+release_stdout() {
+	cat <&9 >"$T/held.raw" &
+	local reader=$!
+	wait "$1"; rc=$?
+	wait "$reader"
+	exec 9<&-
+	tr -d '\0' <"$T/held.raw" >"$T/held.out"
+}
+
+# wait_until PID CMD...: until CMD succeeds (the event it looks for) or PID
+# ends; false if PID ended first and CMD still fails. Never a time limit.
+wait_until() {
+	local pid=$1; shift
+	until "$@"; do
+		kill -0 "$pid" 2>/dev/null || { "$@"; return; }
 		sleep 0.01
 	done
 }
 
+# written_since LOOP BASE: the kernel counted writes to LOOP past BASE sectors
+written_since() { [ "$(sectors_written "$1")" -gt "$2" ]; }
+
+# blocked_on_fifo PID: PID (any thread) waits for a FIFO's other end, or on a pipe
+blocked_on_fifo() { cat /proc/"$1"/task/*/stack 2>/dev/null | grep -qE 'wait_for_partner|pipe_read|pipe_write|fifo_open'; }
+
 # backup_of_killed_run LOOP FILE [OPTIONS]: -O --preserve --backup=FILE -b 4K
-# [OPTIONS] on LOOP, killed (SIGKILL) mid-test; FILE is the complete backup it left
+# [OPTIONS] on LOOP, killed (SIGKILL) at its third write to LOOP; FILE is
+# the complete backup it left
 backup_of_killed_run() {
-	local loop=$1 file=$2 pid; shift 2
-	"$FB" -O --preserve --backup="$file" -b 4K "$@" "$loop" >/dev/null 2>"$T/.killed.err" &
-	pid=$!
-	wait_for_writes "$loop" "$pid"
-	sleep 0.2
-	kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/.killed.err")"
-	{ wait "$pid"; } 2>/dev/null
+	local loop=$1 file=$2 rc; shift 2
+	at_write 3 KILL "$loop" "$FB" -O --preserve --backup="$file" -b 4K "$@" "$loop" >/dev/null 2>"$T/.killed.err"
+	rc=$?
+	[ "$rc" = 137 ] || fail "-O was not killed at its third write (exit $rc): $(cat "$T/.killed.err")"
 	grep -aqx end "$file" || fail "no complete backup in $file: $(cat "$T/.killed.err")"
 }
 
-# align_count_for DEV MS: an -a --count that makes -a on DEV run about MS ms here
-align_count_for() {
-	local t0 ms
-	t0=$(date +%s%N)
-	"$FB" -a -c 400 "$1" >/dev/null || fail "-a -c 400 $1 failed"
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo $((400 * $2 / (ms > 0 ? ms : 1)))
+# vclock: the environment (NAME=VALUE words) that runs a command on the
+# virtual clock tests/vclock.c (built once per test): its clocks move only
+# while all its threads sleep, so what it shows over time is the same on a
+# busy machine and a quiet one, and sim:...,realtime=PCT runs take no time
+vclock() {
+	local so=${UNIT_DIR:-}/vclock.so	# make check builds it beside the unit tests
+	if [ ! -f "$so" ]; then
+		so=$T/vclock.so
+		[ -f "$so" ] || ${CC:-cc} -shared -fPIC -O2 -o "$so" "$TESTS_DIR/vclock.c" -ldl -pthread ||
+			fail "cannot build tests/vclock.c"
+	fi
+	echo "LD_PRELOAD=$so ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 }
 
 # make_loop FILE [losetup options]: attach a free loop device over FILE (in $T)
@@ -144,18 +226,13 @@ _lock_zram() {
 	[ -e "$T/.zramlock" ] && return 0
 	[ -d "${ZRAM_LOCK%/*}" ] || ZRAM_LOCK=/tmp/${ZRAM_LOCK##*/}
 	( exec 9>>"$ZRAM_LOCK"
-	  flock -w 240 9 || exit 1
+	  flock 9 || exit 1	# as long as another suite's test needs it: no time limit
 	  : > "$T/.zramlock"
 	  while [ -d "$T" ] && kill -0 "$_test_pid" 2>/dev/null; do sleep 0.2; done
 	  [ -e "$T/.zram" ] && echo 1 > /sys/block/zram0/reset	# the test was killed
 	) </dev/null >/dev/null 2>&1 &
-	local holder=$! _
-	for _ in $(seq 1 2500); do
-		[ -e "$T/.zramlock" ] && return 0
-		kill -0 "$holder" 2>/dev/null || break
-		sleep 0.1
-	done
-	skip "zram0 stayed locked by another test run ($ZRAM_LOCK)"
+	local holder=$!
+	wait_until "$holder" test -e "$T/.zramlock" || skip "cannot lock zram0 ($ZRAM_LOCK)"
 }
 
 # make_zram SIZE: configure /dev/zram0 if present and unused; reset at exit
@@ -171,12 +248,64 @@ make_zram() {
 }
 
 # run CMD...: runs, stores stdout in $out, stderr in $errout, exit code in $rc.
-# With --json among the arguments, stdout must be a document of the schema.
+# With --json among the arguments, stdout must be a document of the schema
+# (none only after a usage error).
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"; rc=$?
 	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
-	case " $* " in *" --json "*) [ -s "$T/.out" ] && expect_schema "$T/.out" "$*" ;; esac
+	# with --json, only a usage error (exit 2, nothing read or written) prints
+	# no document (on stdout, or in the -o/--out file)
+	case " $* " in *" --json "*)
+		local doc=$T/.out a prev=
+		for a in "$@"; do
+			case $prev in -o | --out) doc=$a ;; esac
+			case $a in --out=*) doc=${a#--out=} ;; esac
+			prev=$a
+		done
+		[ "$doc" = - ] && doc=$T/.out
+		if [ -s "$doc" ]; then
+			keep_document "$doc" "$*"
+		elif [ "$rc" != 2 ]; then
+			fail "$*: exit $rc and no JSON document in $( [ "$doc" = "$T/.out" ] && echo stdout || echo "$doc"); stderr: $errout"
+		fi ;;
+	esac
 	return 0
+}
+
+# run_or_hang CMD...: as run, but a CMD that waits for a FIFO's other end
+# (or on a pipe) is killed there: exit status 124, as timeout(1) gives
+run_or_hang() {
+	local pid hung=0
+	"$@" >"$T/.out" 2>"$T/.err" </dev/null &
+	pid=$!
+	wait_until "$pid" blocked_on_fifo "$pid" && { hung=1; kill -KILL "$pid"; }
+	wait "$pid"; rc=$?
+	[ "$hung" = 0 ] || rc=124
+	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
+}
+
+# keep_document FILE WHAT: FILE's document is checked against the schema at
+# the test's end, with every other kept (check_documents: one python3 for all)
+keep_document() {
+	local k
+	mkdir -p "$T/.docs"
+	k=$(mktemp "$T/.docs/XXXXXX") || fail "cannot keep the document of $2"
+	cp "$1" "$k.json" && printf '%s\n' "$2" >"$k.what" && rm -f "$k"
+}
+
+# check_documents: the kept documents against doc/flashbench.schema.json;
+# prints what broke it (naming the command) and is false if any did
+check_documents() {
+	local f
+	have_tool python3 "the schema check of the JSON documents" || return 0
+	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$T"/.docs/*.json \
+		>"$T/.docs/errors" 2>&1 && return 0
+	for f in "$T"/.docs/*.json; do
+		grep -q "^$f: " "$T/.docs/errors" || continue
+		printf '%s: the JSON document breaks doc/flashbench.schema.json: %s\n' "$(cat "${f%.json}.what")" \
+			"$(grep -m 3 "^$f: " "$T/.docs/errors" | sed "s|^$f: ||" | tr '\n' ' ')"
+	done
+	return 1
 }
 
 # expect_schema FILE [WHAT]: FILE holds one JSON document valid against

@@ -3,10 +3,12 @@
 # of unit checks and of integration tests, then, as the LAST line,
 # "N passed, N failed, N skipped" over both. Exit 1 if anything failed.
 #
-# Integration tests run FB_TEST_JOBS at a time (default 2). Each finds its
-# own files and loop devices; the tests using /dev/zram0 (a single device)
-# run one after another in one lane, since a busy zram0 makes them skip.
-# Results print in file order; a passing test's lines starting with
+# Integration tests run FB_TEST_JOBS at a time (default 2), the longest
+# first (their times of the last run: FB_TEST_TIMES, default beside the unit
+# tests), the unit tests beside them. Each finds its own files and loop
+# devices; the tests using /dev/zram0 (a single device) run one after
+# another in one lane, since a busy zram0 makes them skip. Results print in
+# file order, the unit tests' first; a passing test's lines starting with
 # "pending " (work known to be left, e.g. layer rules) are shown under it.
 # A passing test's lines starting with "# " are shown too (reports such as
 # the calibration table), and so are its "skip part: REASON" lines (a part
@@ -17,44 +19,63 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${FLASHBENCH:?set FLASHBENCH to the binary under test}"
 : "${UNIT_DIR:?set UNIT_DIR to the unit test binaries}"
-export FLASHBENCH
+export FLASHBENCH UNIT_DIR	# UNIT_DIR: also where tests find vclock.so
+# the python3 interpreter itself, for tests/lib.sh (no version manager's shim at every call)
+FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && export FB_PYTHON
 jobs=${FB_TEST_JOBS:-2}
 work=$(mktemp -d /tmp/fbrun.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# the unit tests that run python3 (tests/pyeval.h) get the interpreter itself too
+if [ -x "${FB_PYTHON:-}" ] && mkdir "$work/bin" && ln -s "$FB_PYTHON" "$work/bin/python3"; then
+	PATH=$work/bin:$PATH
+fi
 
-u_passed=0 u_failed=0 u_skipped=0
-for t in "$UNIT_DIR"/test_*; do
-	[ -x "$t" ] || continue
-	out=$("$t" 2>&1); rc=$?
-	line=$(printf '%s\n' "$out" | tail -n 1)
-	if [ $rc -eq 77 ]; then
-		u_skipped=$((u_skipped + 1))
-		printf 'skip unit %s: %s\n' "$(basename "$t")" "$line"
-		printf '%s\n' "${line#skip: }" >>"$work/.skips"
-		continue
-	fi
-	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
-	else
-		p=0 f=1
-	fi
-	[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
-	u_passed=$((u_passed + p)); u_failed=$((u_failed + f))
-	if [ "$f" -ne 0 ]; then
-		printf 'FAIL unit %s\n%s\n' "$(basename "$t")" "$out"
-	else
-		printf 'ok   unit %s (%d checks)\n' "$(basename "$t")" "$p"
-	fi
-done
+# run_units: every unit test program, one after another; its lines in
+# $work/units.out, the counts in $work/units.counts (it runs beside the
+# integration tests: it would leave a core idle on its own)
+run_units() {
+	local t out rc line p f u_passed=0 u_failed=0 u_skipped=0 TIMEFORMAT='%R'
+	for t in "$UNIT_DIR"/test_*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		{ time out=$("$t" 2>&1); rc=$?; } 2>"$work/.unit.time"
+		line=$(printf '%s\n' "$out" | tail -n 1)
+		if [ $rc -eq 77 ]; then
+			u_skipped=$((u_skipped + 1))
+			printf 'skip unit %s: %s\n' "$(basename "$t")" "$line"
+			printf '%s\n' "${line#skip: }" >>"$work/.skips"
+			continue
+		fi
+		if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+			p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+		else
+			p=0 f=1
+		fi
+		[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		u_passed=$((u_passed + p)); u_failed=$((u_failed + f))
+		if [ "$f" -ne 0 ]; then
+			printf 'FAIL unit %s\n%s\n' "$(basename "$t")" "$out"
+		else
+			printf 'ok   unit %s (%d checks, %ss)\n' "$(basename "$t")" "$p" "$(cat "$work/.unit.time")"
+		fi
+	done >"$work/units.out"
+	echo "$u_passed $u_failed $u_skipped" >"$work/units.counts.tmp"
+	mv "$work/units.counts.tmp" "$work/units.counts"
+}
+run_units &
+units_pid=$!
 
-# run_one TEST: runs it, leaving its output, exit code and seconds in $work
+# A test still running after FB_TEST_TIMEOUT seconds (default 1800) hangs:
+# it is stopped and fails. Only a guard against hangs, far above what any
+# test takes on a busy machine; no test decides from time.
+timeout_s=${FB_TEST_TIMEOUT:-1800}
+
+# run_one TEST: runs it, leaving its output, exit code, seconds and CPU
+# seconds (its own and its children's: what it costs on a quiet machine) in $work
 run_one() {
-	local name t0
+	local name TIMEFORMAT='%R %U %S'
 	name=$(basename "$1" .sh)
-	t0=$(date +%s%N)
-	timeout 300 bash "$1" > "$work/$name.out" 2>&1 </dev/null
-	echo $? > "$work/$name.rc.tmp"
-	echo $((($(date +%s%N) - t0) / 1000000)) > "$work/$name.ms"
+	{ time timeout "$timeout_s" bash "$1" > "$work/$name.out" 2>&1 </dev/null
+	  echo $? > "$work/$name.rc.tmp"; } 2> "$work/$name.time"
 	mv "$work/$name.rc.tmp" "$work/$name.rc"
 }
 
@@ -65,16 +86,24 @@ for t in "$here"/it/*.sh; do
 	grep -qE 'make_zram|use_zram' "$t" && serial+=("$t")
 done
 
-i_passed=0 i_failed=0 i_skipped=0 next=0
-# report_done: prints, in file order, every finished test not yet printed
+i_passed=0 i_failed=0 i_skipped=0 next=0 units_shown=0
+# report_done: prints the unit tests once they are done, then, in file
+# order, every finished integration test not yet printed
 report_done() {
-	local t name rc out ms reason
+	local t name rc out secs reason
+	if [ "$units_shown" = 0 ]; then
+		[ -f "$work/units.counts" ] || return 0
+		cat "$work/units.out"
+		read -r u_passed u_failed u_skipped <"$work/units.counts"
+		units_shown=1
+	fi
 	while [ "$next" -lt "${#tests[@]}" ]; do
 		t=${tests[$next]}; name=$(basename "$t" .sh)
 		[ -f "$work/$name.rc" ] || return 0
-		rc=$(cat "$work/$name.rc"); out=$(cat "$work/$name.out"); ms=$(cat "$work/$name.ms")
+		rc=$(cat "$work/$name.rc"); out=$(cat "$work/$name.out")
+		secs=$(awk '{ printf "%.1fs, CPU %.1fs", $1, $2 + $3 }' "$work/$name.time")
 		case $rc in
-		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%d.%01ds)\n' "$name" $((ms / 1000)) $((ms % 1000 / 100))
+		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%s)\n' "$name" "$secs"
 		   # work a passing test knows is left to do
 		   printf '%s\n' "$out" | grep '^pending ' | sed 's/^/     /'
 		   printf '%s\n' "$out" | grep '^# '	# a report the test wants shown (calibration)
@@ -84,27 +113,47 @@ report_done() {
 		    reason=$(printf '%s\n' "$out" | tail -n 1)
 		    printf 'skip %s: %s\n' "$name" "$reason"
 		    printf '%s\n' "${reason#skip: }" >>"$work/.skips" ;;
-		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d)\n%s\n' "$name" "$rc" "$out" ;;
+		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d, %s)\n%s\n' "$name" "$rc" "$secs" "$out" ;;
 		esac
 		next=$((next + 1))
 	done
 }
+
+# The longest first (as long as they took last time, in $times; a test not
+# seen yet counts as long): the last to finish is then a short one. Results
+# still print in file order.
+times=${FB_TEST_TIMES:-$UNIT_DIR/../it-times}
+declare -A took=()
+if [ -f "$times" ]; then
+	while read -r name secs; do took[$name]=$secs; done <"$times"
+fi
+order=$(for t in "${tests[@]}"; do
+	name=${t##*/}; name=${name%.sh}
+	echo "${took[$name]:-100000} $t"
+done | sort -k1,1nr -s | cut -d' ' -f2-)
 
 running=0
 if [ "${#serial[@]}" -gt 0 ]; then
 	( for t in "${serial[@]}"; do run_one "$t"; done ) &
 	running=1
 fi
-for t in "${tests[@]}"; do
+while IFS= read -r t; do
 	case " ${serial[*]} " in *" $t "*) continue ;; esac
 	while [ "$running" -ge "$jobs" ]; do
-		wait -n; running=$((running - 1)); report_done
+		wait -n -p ended
+		[ "${ended:-}" = "$units_pid" ] || running=$((running - 1))	# the unit tests run beside
+		report_done
 	done
 	run_one "$t" &
 	running=$((running + 1))
-done
+done <<<"$order"
 wait
 report_done
+# what each took, for the next run's order
+for t in "${tests[@]}"; do
+	name=$(basename "$t" .sh)
+	[ -f "$work/$name.time" ] && printf '%s %s\n' "$name" "$(awk '{ printf "%d", $1 }' "$work/$name.time")"
+done >"$times.tmp" 2>/dev/null && mv "$times.tmp" "$times" 2>/dev/null
 
 echo "unit checks: $u_passed passed, $u_failed failed ($u_skipped test programs skipped)"
 echo "integration tests: $i_passed passed, $i_failed failed, $i_skipped skipped"

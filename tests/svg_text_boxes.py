@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Text in an SVG plot that overlaps other text or leaves the page.
 
-usage: svg_text_boxes.py FILE.svg [FONT.ttf]
+usage: svg_text_boxes.py [--font FONT.ttf] FILE.svg...
+       svg_text_boxes.py FILE.svg FONT.ttf
 
 Every <text> gets its box as a renderer lays it out: the advance widths of
 its characters in the font (read from the TrueType file the renderer uses;
@@ -150,9 +151,8 @@ def overlap(p, q):
     return True
 
 
-def main():
-    svg = sys.argv[1]
-    font = Font(sys.argv[2] if len(sys.argv) > 2 else None)
+def problems(svg, font):
+    """the lines naming what overlaps or leaves the page in svg"""
     (w, h), boxes = text_boxes(svg, font)
     bad = []
     for s, c in boxes:
@@ -164,9 +164,23 @@ def main():
         for j in range(i + 1, len(boxes)):
             if overlap(boxes[i][1], boxes[j][1]):
                 bad.append("%s: '%s' overlaps '%s'" % (svg, boxes[i][0], boxes[j][0]))
+    print("%s: %d texts, %d problems" % (svg, len(boxes), len(bad)), file=sys.stderr)
+    return bad
+
+
+def main():
+    args = sys.argv[1:]
+    font = None
+    if len(args) >= 2 and args[0] == "--font":
+        font, args = args[1], args[2:]
+    elif len(args) == 2 and args[1].endswith(".ttf"):
+        args, font = args[:1], args[1]
+    if not args:
+        sys.exit(__doc__)
+    font = Font(font)	# read once for every file
+    bad = [line for svg in args for line in problems(svg, font)]
     for line in bad:
         print(line)
-    print("%s: %d texts, %d problems" % (svg, len(boxes), len(bad)), file=sys.stderr)
     return 1 if bad else 0
 
 

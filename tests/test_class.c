@@ -229,6 +229,44 @@ static void test_verdicts(void)
 	CHECK_STR(line, "no verdict: interrupted");
 }
 
+/*
+ * A card that fails one mark and cannot be measured on another is short:
+ * "unknown" never hides a promise it broke, whichever comes first, within a
+ * claim (A1: random reads short, its sequential writes not measurable) and
+ * across claims (U3 short, A2 not the card's fault).
+ */
+static void test_short_outranks_unknown(void)
+{
+	struct class_result *r = result("A1");	/* reads, writes, sequential writes */
+
+	r->rread.value = 1000;		/* short of 1500 IOPS */
+	r->plan.too_small = true;	/* the sequential rate: unknown, after it */
+	class_decide(r);
+	CHECK_EQ(r->claims[0].req[0].verdict, CV_SHORT);
+	CHECK_EQ(r->claims[0].req[2].verdict, CV_UNKNOWN);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_STR(r->claims[0].why, "random 4KiB reads 1000 IOPS, promised 1500 IOPS");
+	CHECK_EQ(r->verdict, CV_SHORT);
+
+	r = result("A1");		/* unknown first: the random reads not measured */
+	r->rread.run = false;
+	r->rwrite.value = 200;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].req[0].verdict, CV_UNKNOWN);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_STR(r->claims[0].why, "random 4KiB writes 200 IOPS, promised 500 IOPS");
+
+	r = result("U3,A2");		/* 20 MB/s: U3 short; A2 without an SD Status: unknown */
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_EQ(r->claims[1].verdict, CV_UNKNOWN);
+	CHECK_EQ(r->verdict, CV_SHORT);
+	CHECK_EQ(class_exit_status(r), 1);
+	r = result("A2,C10");		/* C10 met, A2 unknown: unknown, never met */
+	class_decide(r);
+	CHECK_EQ(r->verdict, CV_UNKNOWN);
+}
+
 /* ------------------------------------------------------------ queued I/O */
 
 static int64_t one_ns;
@@ -457,6 +495,7 @@ int main(void)
 	test_verdicts();
 	test_sustained();
 	test_sustained_verdicts();
+	test_short_outranks_unknown();
 	test_queued_fallback();
 	test_queued_aio_file();
 	return unit_summary();

@@ -52,7 +52,10 @@ static uint32_t taps_of(unsigned int bits)
 /* One step, bit by bit: the XOR of the tapped bits enters at the top. */
 static uint32_t ref_step(uint32_t v, unsigned int bits)
 {
-	uint32_t taps = taps_of(bits), fb = 0;
+	static uint32_t taps_by_width[32];	/* the polynomial read once per width */
+	if (!taps_by_width[bits])
+		taps_by_width[bits] = taps_of(bits);
+	uint32_t taps = taps_by_width[bits], fb = 0;
 
 	for (unsigned int i = 0; i < bits; i++)
 		if (taps >> i & 1)

@@ -25,16 +25,22 @@ def objects(args):
             yield a
 
 
-def symbols(obj):
-    out = subprocess.run(['nm', obj], check=True, capture_output=True, text=True).stdout
-    defined, used = set(), set()
+def symbols(objs):
+    """{obj: (defined, used)}, from one nm over all of them (a run each costs more than reading)"""
+    out = subprocess.run(['nm', '-A'] + objs, check=True, capture_output=True, text=True).stdout
+    table = {o: (set(), set()) for o in objs}
+    longest_first = sorted(objs, key=len, reverse=True)
     for line in out.splitlines():
-        p = line.split()
+        obj = next((o for o in longest_first if line.startswith(o + ':')), None)
+        if obj is None:
+            continue
+        defined, used = table[obj]
+        p = line[len(obj) + 1:].split()
         if len(p) == 3 and p[1] in 'TDBRVWCG':
             defined.add(p[2])
         elif len(p) == 2 and p[0] == 'U':
             used.add(p[1])
-    return defined, used
+    return table
 
 
 def strongly_connected(nodes, edges):
@@ -78,8 +84,9 @@ def main(argv):
     base = os.path.commonpath([os.path.dirname(os.path.abspath(o)) for o in objs])
     name = {o: os.path.relpath(os.path.abspath(o), base) for o in objs}
     definer, uses = {}, {}
+    table = symbols(objs)
     for o in objs:
-        d, u = symbols(o)
+        d, u = table[o]
         uses[o] = u
         for s in d:
             definer.setdefault(s, o)

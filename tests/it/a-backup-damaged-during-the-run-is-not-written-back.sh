@@ -7,25 +7,24 @@
 img=$(random_image card.img 32M)
 odirect_works "$img" || skip "O_DIRECT does not work on $(dirname "$img")"
 
+# complete (its "end" line) before the first write; -O prints its first row
+# into a held pipe and waits there, long before its restore
+complete() { grep -aqx end "$T/saved" 2>/dev/null; }
 for damage in alter truncate; do
-	rm -f "$T/saved"
-	"$FB" -O --preserve --backup="$T/saved" -e 8M -b 4K "$img" >"$T/out" 2>"$T/err" &
+	rm -f "$T/saved" "$T/held"
+	hold_stdout
+	"$FB" -O --preserve --backup="$T/saved" -e 8M -b 4K "$img" >"$T/held" 2>"$T/err" &
 	pid=$!
-	for _ in $(seq 1 500); do
-		grep -aqx end "$T/saved" 2>/dev/null && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.01
-	done
-	kill -STOP "$pid" 2>/dev/null ||
-		fail "$damage: -O ended before the backup could be damaged: $(cat "$T/err")"
+	wait_until "$pid" complete || fail "$damage: no complete backup: $(cat "$T/err")"
+	kill -0 "$pid" 2>/dev/null || fail "$damage: -O ended before its first row was read: $(cat "$T/err")"
 	size=$(stat -c %s "$T/saved")
 	if [ $damage = alter ]; then
 		printf 'X' | dd of="$T/saved" bs=1 seek=$((size - 4096)) conv=notrunc status=none
 	else
 		truncate -s $((size - 4096)) "$T/saved"
 	fi
-	kill -CONT "$pid"
-	wait "$pid"; rc=$?
+	release_stdout "$pid"
+	cp "$T/held.out" "$T/out"
 	errout=$(cat "$T/err") out=$(cat "$T/out")
 	expect_rc 1
 	expect_err "^flashbench: --preserve: $T/saved: the backup is damaged \(checksum or length mismatch\), so nothing was written back: $img still holds the test's data in bytes 16777216 to 33554431"

@@ -12,17 +12,16 @@ loop=$(make_loop "$img")
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; _cleanup' EXIT
 
-sleep 60 < "$loop" &
+sleep infinity < "$loop" &
 plain=$!; pids+=("$plain")
 python3 -c '
-import os, sys, time
+import os, signal, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
 print("held", flush=True)
-time.sleep(60)
+signal.pause()
 ' "$loop" >"$T/holder" &
 holder=$!; pids+=("$holder")
-for _ in $(seq 1 100); do grep -q held "$T/holder" && break; sleep 0.05; done
-grep -q held "$T/holder" || skip "could not hold $loop exclusively"
+wait_until "$holder" grep -q held "$T/holder" || skip "could not hold $loop exclusively"
 
 run "$FB" -O "$loop"
 expect_rc 1
@@ -36,10 +35,9 @@ kill "$holder"; wait "$holder" 2>/dev/null
 have_tool unshare "the mount in another namespace" && have_tool mkfs.ext4 "the mount in another namespace" || exit 0
 mkfs.ext4 -q "$loop" || skip "mkfs.ext4 failed"
 mkdir "$T/mnt"
-unshare -m --propagation private sh -c 'mount "$1" "$2" && echo mounted && exec sleep 60' sh "$loop" "$T/mnt" >"$T/ns" &
+unshare -m --propagation private sh -c 'mount "$1" "$2" && echo mounted && exec sleep infinity' sh "$loop" "$T/mnt" >"$T/ns" &
 pids+=("$!")
-for _ in $(seq 1 100); do grep -q mounted "$T/ns" && break; sleep 0.05; done
-grep -q mounted "$T/ns" || skip "could not mount $loop in another namespace"
+wait_until "$!" grep -q mounted "$T/ns" || skip "could not mount $loop in another namespace"
 run "$FB" -O "$loop"
 expect_rc 1
 expect_err "^flashbench: $loop is busy: mounted on $T/mnt in another mount namespace \(that of process [0-9]+ \(sleep\)\); not writing to it$"

@@ -11,23 +11,23 @@ mkdir "$T/dir"
 for target in "$T/fifo:FIFO" "$T/dir:directory" "/dev/null:character device"; do
 	path=${target%%:*} kind=${target#*:}
 	for test in -a -O -f -s "--discard=0:4k" --auto; do
-		run timeout 10 "$FB" $test "$path"
+		run_or_hang "$FB" $test "$path"
 		[ "$rc" != 124 ] || fail "$test $path hung"
 		expect_rc 1
 		expect_err "^flashbench: $path: not a block device or regular file \\(an? $kind\\)$"
 	done
 done
 echo 'flashbench-backup 1' > "$T/bak"
-run timeout 10 "$FB" --restore "$T/bak" "$T/fifo"
+run_or_hang "$FB" --restore "$T/bak" "$T/fifo"
 [ "$rc" != 124 ] || fail "--restore onto a FIFO hung"
 [ "$rc" != 0 ] || fail "--restore onto a FIFO succeeded"
 # a FIFO as the backup to restore from, or as an existing --backup: no hang either
 img=$(random_image card.img 32M)
 before=$(md5sum < "$img")
-run timeout 10 "$FB" --restore "$T/fifo" "$img"
+run_or_hang "$FB" --restore "$T/fifo" "$img"
 expect_rc 2
 expect_err "^flashbench: --restore: $T/fifo: not a regular file$"
-run timeout 10 "$FB" -O --preserve --backup="$T/fifo" -e 1M "$img"
+run_or_hang "$FB" -O --preserve --backup="$T/fifo" -e 1M "$img"
 expect_rc 1
 expect_err "backup=$T/fifo: exists, and is no backup --restore would take"
 [ "$(md5sum < "$img")" = "$before" ] || fail "$img changed"

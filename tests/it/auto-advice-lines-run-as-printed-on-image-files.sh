@@ -17,7 +17,7 @@
 presets=$("$FB" --help | sed -n '/^  Presets:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 [ "$(printf '%s\n' "$presets" | wc -l)" -ge 11 ] || fail "no preset list in --help: $presets"
 specs="$(printf 'sim:%s\n' $presets)
-sim:sdhc-good,real-size=8G
+sim:sdhc-good,real-size=7475M
 sim:sdhc-good,real-size=256M
 sim:sdhc-good,pagesize=1K
 sim:size=256M,erasesize=64M"

@@ -3,12 +3,20 @@
 # commands that would settle it: --auto again, and the --open-au runs at N
 # and N+1 to repeat. Every one of them runs as printed (the tool accepts it,
 # exit 0, the table it prints), here on the same simulated card through a
-# very busy host.
+# very busy host. The plain words say such a count as uncertain.
 . "$(dirname "$0")/../lib.sh"
 
 card="sim:emmc,size=8G,erasesize=2M,open-au=5,random-au=5,fat-aus=0,stretch=20,noise=10,spikes=2,seed=6"
 run "$FB" --auto --destructive "$card"; expect_rc 0
 expect_out "^  open erase blocks +[0-9]+ \(low confidence\)$"
+# and the plain words say it as uncertain, never as what the card does: for
+# each count of low confidence, "looked fine", "may make", "not certain"
+for what in "open erase blocks|" "open, random writes|out of order "; do
+	n=$(printf '%s\n' "$out" | sed -nE "s/^  ${what%|*} +([0-9]+) \(low confidence\)$/\1/p")
+	[ -n "$n" ] || continue
+	case $n in 1) places="1 place" ;; *) places="$n places" ;; esac
+	expect_out "^  Writing ${what#*|}to $places at once looked fine; a [0-9]+(st|nd|rd|th) may make the card copy whole blocks \(not certain: see rerun below\)\.$"
+done
 rerun=$(printf '%s\n' "$out" | sed -n '/^  rerun /,/^$/p')
 expect_out "^ +or run each of these twice and compare the last rows:$"
 n=0

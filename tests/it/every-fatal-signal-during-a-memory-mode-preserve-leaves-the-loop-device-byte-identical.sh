@@ -3,7 +3,8 @@
 # the process (Ctrl-\ is SIGQUIT, `ulimit -t` sends XCPU, a file size limit
 # XFSZ, ...) stops a memory-mode -O --preserve run after the current I/O,
 # puts the saved data back, and exits 128 + the signal, the loop device
-# byte-identical. (SIGKILL cannot be caught: that needs --backup.)
+# byte-identical. (SIGKILL cannot be caught: that needs --backup.) Each
+# signal comes at the run's third write to the device.
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(random_image disk.img 32M)
@@ -12,17 +13,11 @@ loop=$(make_loop "$img")
 
 for sig in QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR IO RTMIN+3 INT; do
 	num=$(kill -l "$sig")
-	"$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err" &
-	pid=$!
-	wait_for_writes "$loop" "$pid"
-	sleep 0.1
-	kill -0 "$pid" 2>/dev/null || fail "SIG$sig: -O ended before the signal: $(cat "$T/err")"
-	kill -"$sig" "$pid"
-	wait "$pid"; rc=$?
+	at_write 3 "$num" "$loop" "$FB" -O --preserve -e 8M -b 4K "$loop" >"$T/out" 2>"$T/err"
+	rc=$?
 	out=$(cat "$T/out"); errout=$(cat "$T/err")
 	[ "$rc" = $((128 + num)) ] || fail "SIG$sig: exit $rc, want $((128 + num)); stderr: $errout"
 	expect_err "stopping after the current I/O"
 	[ "$(sha256sum < "$img")" = "$before" ] || fail "SIG$sig: the device differs from before"
-	sectors_written "$loop" > "$T/.writes0.${loop##*/}"	# the next run's writes are new ones
 done
 exit 0

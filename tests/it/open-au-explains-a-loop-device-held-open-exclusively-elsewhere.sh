@@ -9,15 +9,14 @@ img=$(make_file disk.img 32M)
 loop=$(make_loop "$img")
 
 python3 -c '
-import os, sys, time
+import os, signal, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
 print("held", flush=True)
-time.sleep(60)
+signal.pause()
 ' "$loop" >"$T/holder" &
 holder=$!
 trap 'kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; _cleanup' EXIT
-for _ in $(seq 1 100); do grep -q held "$T/holder" && break; sleep 0.05; done
-grep -q held "$T/holder" || skip "could not hold $loop exclusively"
+wait_until "$holder" grep -q held "$T/holder" || skip "could not hold $loop exclusively"
 writes_before=$(sectors_written "$loop")
 
 run "$FB" -O "$loop"

@@ -15,7 +15,7 @@ with open(sys.argv[1], "r+b") as f:
 PY
 loop=$(make_loop "$img" -P)
 part=${loop}p1
-for _ in 1 2 3; do [ -b "$part" ] && break; sleep 0.1; done
+# losetup -P reads the table before it returns (devtmpfs has the node then)
 # kernels without the MBR parser: partx adds the partition from user space
 [ -b "$part" ] || partx -a "$loop" 2>/dev/null
 [ -b "$part" ] || skip "no partition device for $loop"

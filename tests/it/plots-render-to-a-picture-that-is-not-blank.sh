@@ -10,7 +10,7 @@ render() {
 	else
 		local c
 		c=$(command -v chromium || command -v chromium-browser) || return 1
-		timeout 60 "$c" --headless --no-sandbox --disable-gpu --window-size=860,560 \
+		"$c" --headless --no-sandbox --disable-gpu --window-size=860,560 \
 			--screenshot="$2" "file://$1" >/dev/null 2>&1
 	fi
 }

@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
-# --preserve, then Ctrl-C in the middle of -O: the current I/O finishes, the
-# partial results are printed, the saved data is written back, exit 130, and
-# the device holds exactly what it held before.
+# --preserve, then Ctrl-C in the middle of -O (at its third write: the first
+# row, 4MiB chunks to two erase blocks, is done): the current I/O finishes,
+# the partial results are printed, the saved data is written back, exit
+# 130, and the device holds exactly what it held before.
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(random_image disk.img 32M)
 before=$(sha256sum < "$img")
 loop=$(make_loop "$img")
 
-"$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err" &
-pid=$!
-wait_for_writes "$loop" "$pid"
-sleep 0.2
-kill -0 "$pid" 2>/dev/null || fail "-O ended before it could be interrupted: $(cat "$T/err")"
-kill -INT "$pid"
-wait "$pid"; rc=$?
+at_write 3 INT "$loop" "$FB" -O --preserve -b 4K "$loop" >"$T/out" 2>"$T/err"
+rc=$?
 out=$(cat "$T/out"); errout=$(cat "$T/err")
 expect_rc 130
 expect_out "^4MiB +[0-9.]+[KMG]?/s"

@@ -20,12 +20,10 @@ b=$(make_loop "$T/b.img")
 c=$(make_loop "$T/c.img")
 a2=$(make_loop "$T/a.img")
 
-# a backup that stays behind: flashbench killed mid-test (a finished run removes it)
-"$FB" -O --preserve --backup="$T/saved" -e 4M -b 4K --offset=8M "$a" >/dev/null 2>"$T/err" &
-pid=$!
-wait_for_writes "$a" "$pid"
-kill -KILL "$pid" 2>/dev/null || fail "-O ended before it could be killed: $(cat "$T/err")"
-{ wait "$pid"; } 2>/dev/null
+# a backup that stays behind: flashbench killed mid-test, at its third write (a finished run removes it)
+at_write 3 KILL "$a" "$FB" -O --preserve --backup="$T/saved" -e 4M -b 4K --offset=8M "$a" \
+	>/dev/null 2>"$T/err"
+[ $? = 137 ] || fail "-O was not killed at its third write: $(cat "$T/err")"
 grep -aqx end "$T/saved" || fail "no complete backup in $T/saved: $(cat "$T/err")"
 cp "$T/saved" "$T/saved.copy"	# a verified restore removes the backup
 
