@@ -88,7 +88,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "Simulated cards (sim:PRESET,key=value,...):\n"
 	       "%s"
 	       "\n"
-	       "Exit status: 0 success, 1 runtime error, 2 usage error, 130 interrupted.\n",
+	       "Exit status: 0 success, 1 runtime error, 2 usage error, 130 interrupted.\n"
+	       "Exit 1 also means a counterfeit or damaged card, or a --class claim not met.\n",
 	       sim_help());
 	exit(0);
 }

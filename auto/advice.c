@@ -1,10 +1,13 @@
 /*
  * --auto's advice: partitioning and file-system commands from the verdicts.
- * Every command runs as printed once /dev/sdX names the card, also on a
- * card that was used before (an old partition table, old filesystems), and
- * on a counterfeit card every partition ends inside what it really stores.
+ * Every command names the measured card (its whole-disk node and its
+ * partitions; /dev/sdX where there is none: an image file, sim:) and runs
+ * as printed, also on a card that was used before (an old partition table,
+ * old filesystems), and on a counterfeit card every partition ends inside
+ * what it really stores.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -88,6 +91,35 @@ static void apply_capacity(const struct autostate *s, struct advice *a)
 		a->unusable = true;
 }
 
+/*
+ * The card's whole-disk node: the block device measured, by its kernel
+ * name (/dev/mmcblk0 for a /dev/disk/by-id/ link), or the disk of the
+ * partition measured; "/dev/sdX" for an image file or a sim: card.
+ */
+static void whole_disk(const struct autostate *s, char *buf, size_t n)
+{
+	const char *disk = identity_get(s->id, "disk");
+	char real[PATH_MAX];
+
+	snprintf(buf, n, "/dev/sdX");
+	if (!dev_kind(s->d) || strcmp(dev_kind(s->d), "block_device") != 0)
+		return;
+	if (identity_get(s->id, "partition") && disk && *disk)
+		snprintf(buf, n, "/dev/%s", disk);
+	else if (realpath(s->d->path, real) && strncmp(real, "/dev/", 5) == 0 && !strchr(real + 5, '/') &&
+		 strlen(real) < n)
+		snprintf(buf, n, "%.*s", (int)(n - 1), real);
+}
+
+/* Partition k of a disk as the kernel names it: a "p" after a name ending in a digit. */
+static void partition_name(char *buf, size_t n, const char *disk, int k)
+{
+	size_t len = strlen(disk);
+	bool digit = len && disk[len - 1] >= '0' && disk[len - 1] <= '9';
+
+	snprintf(buf, n, "%s%s%d", disk, digit && strcmp(disk, "/dev/sdX") ? "p" : "", k);
+}
+
 void advice_make(const struct autostate *s, struct advice *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -122,6 +154,9 @@ void advice_make(const struct autostate *s, struct advice *a)
 	a->f2fs_segs_per_section = (unsigned int)(section / F2FS_SEGMENT);
 	if (lin_is_known(s) && s->lin.n < 6)
 		a->active_logs = s->lin.n >= 4 ? 4 : 2;
+	whole_disk(s, a->disk, sizeof a->disk);
+	for (int k = 0; k < 2; k++)
+		partition_name(a->part[k], sizeof a->part[k], a->disk, k + 1);
 }
 
 static const char *plural(uint64_t n, const char *one, const char *many)
@@ -134,7 +169,7 @@ static const char *device_name(const struct autostate *s)
 	return s->o->device_name ? s->o->device_name : s->d->path;
 }
 
-/* The advice's commands, the same in text and JSON: they run as printed once /dev/sdX names the card. */
+/* The advice's commands, the same in text and JSON, on the card's own device names. */
 static bool has_fat_partition(const struct advice *a)
 {
 	return a->fat_end > a->fat_start;
@@ -142,7 +177,7 @@ static bool has_fat_partition(const struct advice *a)
 
 static const char *linux_partition(const struct advice *a)
 {
-	return has_fat_partition(a) ? "/dev/sdX2" : "/dev/sdX1";
+	return a->part[has_fat_partition(a) ? 1 : 0];
 }
 
 /* mkfs.f2fs refuses partitions of fewer sections (it needs about 30 of them). */
@@ -173,13 +208,13 @@ static void cmd_sfdisk(char *buf, size_t n, const struct advice *a)
 			 a->fat_start / a->sector, (a->fat_end - a->fat_start) / a->sector, a->fat_mbr_type);
 	if (a->end)
 		snprintf(size, sizeof size, ", size=%" PRIu64, (a->end - a->linux_start) / a->sector);
-	snprintf(buf, n, "printf 'label: dos\\n%sstart=%" PRIu64 "%s\\n' | sudo sfdisk /dev/sdX", fat,
-		 a->linux_start / a->sector, size);
+	snprintf(buf, n, "printf 'label: dos\\n%sstart=%" PRIu64 "%s\\n' | sudo sfdisk %s", fat,
+		 a->linux_start / a->sector, size, a->disk);
 }
 
 static void cmd_vfat(char *buf, size_t n, const struct advice *a)
 {
-	snprintf(buf, n, "sudo mkfs.vfat %s /dev/sdX1", a->fat_mkfs);
+	snprintf(buf, n, "sudo mkfs.vfat %s %s", a->fat_mkfs, a->part[0]);
 }
 
 static void cmd_ext4(char *buf, size_t n, const struct advice *a)
@@ -303,7 +338,7 @@ static void print_fat_partition(FILE *f, const struct autostate *s, const struct
 	    plural((uint64_t)s->fatest.aus, "block", "blocks"), part, from, to, a->fat_type);
 }
 
-/* Commands that run as printed once /dev/sdX names the card. */
+/* Commands that run as printed, on the card's own device names. */
 static void print_partitioning(FILE *f, const struct autostate *s, const struct advice *a)
 {
 	char unit[FMT_BUF], au[FMT_BUF], blocks_text[FMT_BUF + 48], cmd[256];

@@ -123,16 +123,9 @@ static void recheck_bigger_erase(struct autostate *s)
 	choose_open_offset(s);
 }
 
-/* The progress line's steps: usual shares of a run's time (simulated presets), measurements each. */
-enum { STEP_CAPACITY, STEP_ALIGN, STEP_FAT, STEP_OPEN, STEP_RANDOM, STEP_CLASS, NSTEPS };
-static const struct progress_step auto_steps[] = {
-	[STEP_CAPACITY] = { "capacity", 5, 2 },
-	[STEP_ALIGN] = { "alignment", 6, 3 },
-	[STEP_FAT] = { "FAT area", 30, 1 },
-	[STEP_OPEN] = { "open blocks", 40, 8 },
-	[STEP_RANDOM] = { "random writes", 19, 4 },
-	[STEP_CLASS] = { "speed class", 5, 4 },
-};
+/* The progress line's steps (auto/auto_progress.c, which also states the plan of what is left) */
+enum { STEP_CAPACITY = AUTO_STEP_CAPACITY, STEP_ALIGN = AUTO_STEP_ALIGN, STEP_FAT = AUTO_STEP_FAT,
+       STEP_OPEN = AUTO_STEP_OPEN, STEP_RANDOM = AUTO_STEP_RANDOM, STEP_CLASS = AUTO_STEP_CLASS };
 /*
  * A collapse that at least two runs at that N showed, and that no larger N
  * contradicts by holding (past the limit a card collapses at any N).
@@ -242,7 +235,7 @@ static void note_no_room(struct autostate *s)
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
-	progress_run_step(STEP_FAT);
+	auto_progress_step(s, STEP_FAT);
 	choose_open_offset(s);
 	/* the card comes in whatever state its last use left it */
 	s->dirty = true;
@@ -251,7 +244,7 @@ static void run_write_phase(struct autostate *s)
 	auto_run_find_fat(s);
 	choose_open_offset(s);	/* past a FAT area (runs at another offset are not current) */
 
-	progress_run_step(STEP_OPEN);
+	auto_progress_step(s, STEP_OPEN);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
 	recheck_bigger_erase(s);
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
@@ -259,7 +252,7 @@ static void run_write_phase(struct autostate *s)
 
 	/* random mode cannot keep more erase blocks open than linear mode */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
-	progress_run_step(STEP_RANDOM);
+	auto_progress_step(s, STEP_RANDOM);
 	auto_search_open_aus(s, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
@@ -330,10 +323,10 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 
 	uint64_t advertised = d->size;
 	/* read-only, alignment is the only step */
-	progress_run_begin(auto_steps + (o->destructive ? 0 : STEP_ALIGN), o->destructive ? NSTEPS : 1);
+	auto_progress_begin(s);
 	if (o->destructive)
 		auto_run_capacity_first(s);
-	progress_run_step(o->destructive ? STEP_ALIGN : 0);
+	auto_progress_step(s, STEP_ALIGN);
 	rc = s->error[0] ? s->status : s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
 		progress_run_end();
@@ -350,7 +343,7 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 					  "sysfs preferred_erase_size");
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
-	progress_run_step(STEP_CLASS);
+	auto_progress_step(s, STEP_CLASS);
 	if (o->destructive && !s->stop)
 		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
 	d->size = advertised;	/* the report shows what the card claims */

@@ -24,13 +24,14 @@ void auto_run_class(struct autostate *s)
 		co.erasesize = s->erase.bytes;
 		co.erase_source = "--auto's alignment estimate";
 	}
+	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
+	co.room = s->max_write ? (left ? left : 1) : 0;	/* its passes fit what --max-write leaves */
 	if (class_prepare(s->d, &co, r, err, sizeof err) < 0 || !r->nclaims) {
 		if (err[0])
 			warnx_fb("--auto: class check not run: %s", err);
 		free(r);
 		return;
 	}
-	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
 	if (s->max_write && r->plan.total_bytes > left) {
 		warnx_fb("--auto: class check not run: it writes up to %s, --max-write leaves %s",
 			 fmt_size(line, r->plan.total_bytes), fmt_size(a, left));

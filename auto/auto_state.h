@@ -172,6 +172,8 @@ struct advice {
 	uint64_t stride, stripe_width;	/* ext4, in 4 KiB blocks */
 	unsigned int f2fs_segs_per_section;
 	int active_logs;	/* 0: f2fs default is fine */
+	char disk[80];		/* the card's whole-disk node, "/dev/sdX" where there is none */
+	char part[2][88];	/* its first and second partitions: /dev/sdb1, /dev/mmcblk0p1 */
 };
 
 static inline enum confidence conf_min(enum confidence a, enum confidence b)
@@ -252,6 +254,14 @@ bool auto_open_au_line_runs(const struct autostate *s, const struct params *cp);
 void advice_make(const struct autostate *s, struct advice *a);
 void advice_print(FILE *f, const struct autostate *s, const struct advice *a);
 void advice_json(struct jw *w, const struct autostate *s);
+
+/* the progress line (auto/auto_progress.c): the steps, and the plan of what is left */
+enum auto_step { AUTO_STEP_CAPACITY, AUTO_STEP_ALIGN, AUTO_STEP_FAT, AUTO_STEP_OPEN,
+		 AUTO_STEP_RANDOM, AUTO_STEP_CLASS, AUTO_STEPS };
+void auto_progress_begin(const struct autostate *s);
+void auto_progress_step(const struct autostate *s, int step);
+/* The plan restated from what the run knows now (also before each measurement, by itself). */
+void auto_progress_update(const struct autostate *s);
 
 /* the report (auto/auto_report.c) */
 void auto_print_text(FILE *f, const struct autostate *s);

@@ -272,6 +272,22 @@ m times-switch-to-ms-at-1000us renderers lib/units.c \
 	'{ 1e3, 3, "µs" }, { 1e6, 3, "ms" }, { 1e9, 4, "s" },' '{ 1e3, 3, "µs" }, { 1e7, 3, "ms" }, { 1e9, 4, "s" },' \
 	'test_units'
 
+m svg-coinciding-series-share-a-legend-entry renderers report/report_svg_draw.c \
+	'#define COINCIDE_PX 2.0' '#define COINCIDE_PX 0.0' \
+	'test_svg'
+m svg-mark-labels-stay-off-the-data renderers report/report_svg_draw.c \
+	'!box_is_free(o, &b, taken, *ntaken, x))' '0)' \
+	'open-au-plot-marks-where-the-rate-collapses'
+m svg-noise-band-widens-the-axis renderers report/report_svg.c \
+	'c->y.min_span = BAND_SPAN * half;' 'c->y.min_span = 0;' \
+	'align-plot-of-a-device-without-steps-draws-its-noise-floor-as-a-band'
+m svg-random-runs-are-squares renderers report/report_svg.c \
+	'int cycle = rank / SVG_COLORS, shape = 2 * cycle + random;' 'int cycle = rank / SVG_COLORS, shape = 2 * cycle;' \
+	'plot-draws-a-well-formed-svg-with-every-data-point-for-align-open-au-find-fat-and-scatter'
+m class-plot-goes-log-across-decades renderers checks/class_plot.c \
+	'return lo > 0 && hi >= DECADE * lo;' 'return false;' \
+	'class-plot-puts-each-promise-beside-its-measurement'
+
 # ---- advice (auto/advice.c) ----
 m ext4-stride-is-one-page advice auto/advice.c \
 	'a->stride = page >= 4096 ? page / 4096 : 1;' 'a->stride = page >= 4096 ? page / 2048 : 1;' \

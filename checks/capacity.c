@@ -77,6 +77,10 @@ struct ctx {
 	bool failed;		/* an I/O failed */
 	uint64_t max_write;	/* 0: no limit */
 	uint64_t planned;	/* what the rounds so far may have written, restoring included */
+	int rounds_after;	/* search rounds expected after this one (the progress line's plan) */
+	bool round0;		/* the round under way: round 0, its area and probes */
+	uint64_t area;
+	int np;
 	char *err;
 	size_t n;
 };
@@ -245,6 +249,81 @@ static uint64_t round_cost(const struct ctx *c, uint64_t area, int np)
 }
 
 /*
+ * The progress line: a round in its parts, each a measurement of its own
+ * kind of I/O, so that the ETA takes each at its own rate (a probe is one
+ * small write, slow on most cards; the labels large ones).
+ */
+enum part { PART_SAVE, PART_PROBES_WRITTEN, PART_LABELS_WRITTEN, PART_LABELS_READ,
+	    PART_PROBES_READ, PART_WITNESSES, PART_RESTORE, PART_VERIFY, PARTS };
+
+static const char *const part_names[PARTS] = {
+	"saving", "probes", "labels", "reading labels", "reading probes", "wrap check", "restoring",
+	"verifying",
+};
+
+/* A part's work in a round of np probes and area labelled bytes (round 0 or a search round). */
+static struct progress_work part_work(const struct ctx *c, enum part k, uint64_t area, int np,
+				      bool round0)
+{
+	uint64_t probes = (uint64_t)np * c->u, saved = area + probes;
+
+	switch (k) {
+	case PART_SAVE:
+	case PART_VERIFY:
+		return (struct progress_work){ saved, CHUNK, false, 0, 0 };
+	case PART_RESTORE:
+		return (struct progress_work){ saved, CHUNK, true, 0, 0 };
+	case PART_PROBES_WRITTEN:
+	case PART_PROBES_READ:
+		return (struct progress_work){ probes, (uint32_t)c->u, k == PART_PROBES_WRITTEN, 0, 0 };
+	case PART_LABELS_WRITTEN:
+		return (struct progress_work){ area, CHUNK, true, 0, 0 };
+	case PART_LABELS_READ:
+		return (struct progress_work){ round0 ? area : 0, CHUNK, false, 0, 0 };
+	case PART_WITNESSES:
+		return (struct progress_work){ round0 ? c->size / c->dense * c->u : 0, (uint32_t)c->u,
+					       false, 0, 0 };
+	default:
+		return (struct progress_work){ 0 };
+	}
+}
+
+/* Parts that move bytes here: round 0 reads its labels and across the card; a simulated card saves nothing. */
+static bool part_runs(const struct ctx *c, enum part k, bool round0)
+{
+	if (k == PART_SAVE || k == PART_RESTORE || k == PART_VERIFY)
+		return !c->r->simulated;
+	return round0 || (k != PART_LABELS_READ && k != PART_WITNESSES);
+}
+
+/*
+ * Part k of this round begins: the plan is the rest of the round, then
+ * rounds_after search rounds; the verify runs inside the restore.
+ */
+static void progress_part(struct ctx *c, enum part k)
+{
+	struct progress_work w[PARTS * 8];
+	char step[64];
+	int n = 0;
+
+	for (int round = 0; round <= c->rounds_after && round < 8; round++)
+		for (int i = round ? 0 : k + 1; i < PARTS; i++) {
+			bool r0 = round ? false : c->round0;
+			uint64_t area = round ? c->flush : c->area;
+			int np = round ? PROBES : c->np;
+			if (part_runs(c, (enum part)i, r0))
+				w[n++] = part_work(c, (enum part)i, area, np, r0);
+		}
+	progress_plan(w, n);
+	struct progress_work now = part_work(c, k, c->area, c->np, c->round0);
+	snprintf(step, sizeof step, "round %d: %s", c->r->rounds + 1, part_names[k]);
+	if (k == PART_SAVE || k == PART_RESTORE)	/* by --preserve's own I/O: nothing ticks */
+		progress_start_quiet("capacity", step, &now);
+	else
+		progress_start_work("capacity", step, &now);
+}
+
+/*
  * Saves the probes and [0, area), runs body, restores and verifies: 0, or
  * 1 when the round does not fit --max-write (nothing done), or -1 when the
  * data could not be saved or restored (r->error, r->restore_error say why).
@@ -258,6 +337,10 @@ static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t are
 
 	if (c->max_write && c->planned + cost > c->max_write)
 		return 1;
+	c->round0 = body == round0_body;
+	c->area = area;
+	c->np = np;
+	progress_part(c, PART_SAVE);
 	spans[ns++] = (struct span){ 0, area };
 	for (int i = 0; i < np; i++)
 		spans[ns++] = (struct span){ pr[i].off, c->u };
@@ -272,11 +355,8 @@ static int preserved_round(struct ctx *c, struct probe *pr, int np, uint64_t are
 		return -1;
 	}
 	c->planned += cost;
-	char step[32];
-	snprintf(step, sizeof step, "round %d", c->r->rounds + 1);
-	progress_start("capacity", step, 2 * (uint64_t)np * c->u + (body == round0_body ?
-		       2 * area + c->size / c->dense * c->u : area));	/* what body moves */
 	body(c, pr, np, area);
+	progress_part(c, PART_RESTORE);
 	int restored = preserve_restore(c->err, c->n);
 	preserve_account(c->d);
 	if (restored < 0) {
@@ -306,20 +386,28 @@ static void read_wrap_witnesses(struct ctx *c)
 
 static void round0_body(struct ctx *c, struct probe *pr, int np, uint64_t area)
 {
+	progress_part(c, PART_PROBES_WRITTEN);
 	for (int i = 0; i < np && !stopped(c); i++)
 		write_probe(c, &pr[i]);
+	progress_part(c, PART_LABELS_WRITTEN);
 	write_labels(c, 0, area);
+	progress_part(c, PART_LABELS_READ);
 	check_labels(c, 0, area);
+	progress_part(c, PART_PROBES_READ);
 	for (int i = 0; i < np && !stopped(c); i++)
 		check_probe(c, &pr[i]);
+	progress_part(c, PART_WITNESSES);
 	read_wrap_witnesses(c);
 }
 
 static void search_body(struct ctx *c, struct probe *pr, int np, uint64_t area)
 {
+	progress_part(c, PART_PROBES_WRITTEN);
 	for (int i = 0; i < np && !stopped(c); i++)
 		write_probe(c, &pr[i]);
+	progress_part(c, PART_LABELS_WRITTEN);
 	write_labels(c, 0, area);	/* past the write cache */
+	progress_part(c, PART_PROBES_READ);
 	for (int i = 0; i < np && !stopped(c); i++)
 		if (!pr[i].bad)
 			check_probe(c, &pr[i]);
@@ -348,6 +436,10 @@ static int search(struct ctx *c, uint64_t lo, uint64_t hi)
 
 	while (lo < hi && c->r->rounds < MAX_ROUNDS && !stopped(c)) {
 		int np = spread(c, lo, hi, pr, false);
+		/* each round narrows the range PROBES + 1 times: the rounds after this one */
+		c->rounds_after = 0;
+		for (uint64_t units = (hi - lo) / c->u; units > PROBES + 1; units /= PROBES + 1)
+			c->rounds_after++;
 		int r = preserved_round(c, pr, np, c->flush, search_body);
 		if (r < 0)
 			return -1;

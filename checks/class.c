@@ -5,10 +5,13 @@
  * first (safety/preserve.c). Then, each I/O timed right around its syscall
  * (the VM; queued runs by dev_transfer_queued):
  *   1. the link's ceiling: large sequential reads of the area;
- *   2. the area written sequentially once, erase block after erase block,
- *      in requests of up to 4 MiB: the C/U/V figures, taken over the last
- *      half of the blocks, which no small write cache carries; and the
- *      stated state of the random phases;
+ *   2. the area written sequentially, erase block after erase block, in
+ *      requests of up to 4 MiB, and again and again while a write cache
+ *      may carry it (checks/class_verdict.c decides: until its end shows
+ *      and the rate after it is measured, or no verdict could change, or
+ *      the budget is spent): the C/U/V figures, over the writes after the
+ *      cache's end (else the last half), in two halves that must agree;
+ *      and the stated state of the random phases;
  *   3. with an A claim: 4 KiB random reads, then writes, one at a time,
  *      inside the area, each phase up to CLASS_IOS I/Os or CLASS_PHASE_NS
  *      of device time;
@@ -43,6 +46,8 @@
 #define CLASS_DEFAULT_DEPTH 4	/* fio iodepth of the Raspberry Pi test */
 #define CLASS_MAX_DEPTH 32	/* the SD command queue's largest */
 #define FALLBACK_ERASE (4 * MiB)
+#define CLASS_SUSTAIN_NS 20000000000ll	/* the passes' device time at most, by default */
+#define CLASS_SUSTAIN_MAX (8ull << 30)
 
 /* ---------------------------------------------------------------- claims */
 
@@ -113,6 +118,23 @@ static void collect_claims(struct class_result *r)
 		add_claim(r, k, card, CLAIM_FROM_CARD);
 		add_claim(r, k, user, CLAIM_FROM_USER);
 	}
+}
+
+unsigned int class_claims_known(struct dev *d, const struct sd_claims *claim, const char *sysfs_root)
+{
+	struct class_card card;
+	unsigned int app = 0, known = 0;
+
+	read_card(d, sysfs_root ? sysfs_root : "/sys", &card);
+	if (card.visible && sd_claims_any(&card.marks)) {
+		known = CLASS_KNOWN_ANY;
+		app = card.marks.app;
+	}
+	if (claim && sd_claims_any(claim)) {
+		known = CLASS_KNOWN_ANY;
+		app = claim->app > app ? claim->app : app;
+	}
+	return known | (app ? CLASS_KNOWN_APP : 0) | (app >= 2 ? CLASS_KNOWN_QUEUED : 0);
 }
 
 /* ---------------------------------------------------------------- plan */
@@ -231,7 +253,7 @@ static int plan_area(const struct dev *d, struct class_plan *p, char *err, size_
 	return 0;
 }
 
-static void plan_phases(struct class_result *r)
+static void plan_phases(struct class_result *r, uint64_t max_write, uint64_t room)
 {
 	struct class_plan *p = &r->plan;
 
@@ -254,7 +276,29 @@ static void plan_phases(struct class_result *r)
 			 "the Raspberry Pi test's: no depth in an SD Status");
 	}
 	uint64_t random = (uint64_t)p->max_ios * CLASS_IO;
-	p->test_bytes = p->area + (p->random ? random : 0) + (p->queued ? random : 0);
+	uint64_t random_bytes = (p->random ? random : 0) + (p->queued ? random : 0);
+	p->min_total_bytes = p->area + random_bytes + p->area;
+	/*
+	 * The passes: far enough to pass the largest write cache a card of this
+	 * size has, and a window after it, in CLASS_SUSTAIN_NS at most; with
+	 * --max-write, as far as it allows (no time limit: the user asked).
+	 */
+	uint64_t reach = round_up(p->device_size / CACHE_SHARE + CLASS_AFTER_UNITS * p->erasesize,
+				  p->area);
+	p->sustain_max = reach < CLASS_SUSTAIN_MAX ? reach : CLASS_SUSTAIN_MAX / p->area * p->area;
+	p->sustain_ns = CLASS_SUSTAIN_NS;
+	if (max_write) {
+		uint64_t room = max_write > random_bytes + p->area ? max_write - random_bytes - p->area : 0;
+		uint64_t cap = round_up(p->device_size / 4, p->area);
+		p->sustain_max = (room < cap ? room : cap) / p->area * p->area;
+		p->sustain_ns = 0;
+	}
+	if (room && room < p->sustain_max + random_bytes + p->area)	/* what the caller has left */
+		p->sustain_max = room > random_bytes + p->area ?
+				 (room - random_bytes - p->area) / p->area * p->area : 0;
+	if (p->sustain_max < p->area)
+		p->sustain_max = p->area;
+	p->test_bytes = p->sustain_max + random_bytes;
 	p->total_bytes = p->test_bytes + p->area;
 }
 
@@ -288,7 +332,8 @@ static int plan_for(const struct dev *d, uint64_t es, struct class_result *r)
 	r->plan.erasesize = es;
 	if (plan_area(d, &r->plan, err, sizeof err) < 0)
 		return -1;
-	plan_phases(r);
+	r->plan.device_size = d->size;
+	plan_phases(r, 0, 0);
 	return 0;
 }
 
@@ -304,8 +349,8 @@ static uint64_t smallest_plan(const struct dev *d, const struct class_result *r)
 			*t = *r;
 			if (sizes[i] <= ERASE_MAX && usable_erase(d, sizes[i]) &&
 			    plan_for(d, sizes[i], t) == 0 && !t->plan.too_small &&
-			    t->plan.total_bytes < best)
-				best = t->plan.total_bytes;
+			    t->plan.min_total_bytes < best)
+				best = t->plan.min_total_bytes;
 		}
 	}
 	free(t);
@@ -358,6 +403,7 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], want[32];
 
 	memset(r, 0, sizeof *r);
+	snprintf(r->device, sizeof r->device, "%s", d->path);
 	r->start_written = d->bytes_written;
 	r->start_read = d->bytes_read;
 	r->start_ns = d->device_ns;
@@ -385,15 +431,16 @@ int class_prepare(struct dev *d, const struct class_opts *o, struct class_result
 	}
 	if (plan_area(d, &r->plan, err, n) < 0)
 		return refusal;
-	plan_phases(r);
+	r->plan.device_size = d->size;
+	plan_phases(r, o->max_write, o->room);
 	if (refuse_too_small(d, r, err, n) < 0)
 		return refusal;
-	if (o->max_write && o->max_write < r->plan.total_bytes) {
-		snprintf(err, n, "--max-write=%s: --class writes up to %s on %s (%s of test data, then "
+	if (o->max_write && o->max_write < r->plan.min_total_bytes) {
+		snprintf(err, n, "--max-write=%s: --class writes at least %s on %s (%s of test data, then "
 			 "%s restored): use --max-write=%s or more", o->max_write_typed ?
-			 o->max_write_typed : fmt_size(a, o->max_write), fmt_size(b, r->plan.total_bytes),
-			 d->path, fmt_size(c, r->plan.test_bytes), fmt_size(a, r->plan.area),
-			 size_arg_text(want, sizeof want, r->plan.total_bytes));
+			 o->max_write_typed : fmt_size(a, o->max_write), fmt_size(b, r->plan.min_total_bytes),
+			 d->path, fmt_size(c, r->plan.min_total_bytes - r->plan.area),
+			 fmt_size(a, r->plan.area), size_arg_text(want, sizeof want, r->plan.min_total_bytes));
 		if (measured)
 			fmt_append(err, n, " (the erase size was measured first, with -a: read "
 				   "only, nothing written)");
@@ -407,10 +454,14 @@ void class_plan_line(char *buf, size_t n, const struct dev *d, const struct clas
 	const struct class_plan *p = &r->plan;
 	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], e[FMT_BUF], t[FMT_BUF];
 
+	char passes[FMT_BUF + 96] = "";
+	if (p->sustain_max > p->area)
+		snprintf(passes, sizeof passes, ", again while a write cache may carry it (%s in all at "
+			 "most%s)", fmt_size(c, p->sustain_max), p->sustain_ns ? ", 20s" : "");
 	snprintf(buf, n, "%s: --class writes at most %s: %s from offset %s in %d erase blocks of %s "
-		 "(%s)%s, saved first and restored and verified after (%s more)", d->path,
+		 "(%s)%s%s, saved first and restored and verified after (%s more)", d->path,
 		 fmt_size(t, p->test_bytes), fmt_size(a, p->area), fmt_size(b, p->offset), p->blocks,
-		 fmt_size(e, p->erasesize), p->erase_source,
+		 fmt_size(e, p->erasesize), p->erase_source, passes,
 		 p->random ? p->queued ? ", then 4KiB random writes inside it, one at a time and queued"
 				       : ", then 4KiB random writes inside it" : "",
 		 fmt_size(c, p->area));
@@ -440,6 +491,13 @@ static void phase_add(struct class_phase *ph, uint64_t ios, uint64_t bytes, int6
 	ph->b_ns += ns;
 	if (ph->b_ns >= 1000000000)
 		phase_point(ph);
+	double rate = ns > 0 ? (double)bytes * 1e9 / (double)ns : 0;
+	if (rate > ph->fastest[0]) {
+		ph->fastest[1] = ph->fastest[0];
+		ph->fastest[0] = rate;
+	} else if (rate > ph->fastest[1]) {
+		ph->fastest[1] = rate;
+	}
 }
 
 static void phase_end(struct class_phase *ph)
@@ -455,6 +513,7 @@ struct runner {
 	struct vm_ctx vm;
 	void *qbuf;		/* queued requests' slots */
 	uint64_t rng;
+	uint64_t pass_base;	/* sequential bytes written before this pass */
 };
 
 /* The progress line (on a terminal only): after each I/O, outside the timed region. */
@@ -462,6 +521,93 @@ static void progress_io(uint64_t bytes, bool written, void *arg)
 {
 	(void)arg;
 	progress_tick(bytes, written);
+}
+
+/* The phases in their order, for the progress line's plan (those the plan runs). */
+enum phase_id { PH_SAVE, PH_LINK, PH_SEQ, PH_RREAD, PH_RWRITE, PH_QREAD, PH_QWRITE, PH_RESTORE,
+		PH_VERIFY, PH_COUNT };
+#define KEY_QUEUED 1	/* queued random I/O goes at a rate of its own */
+
+static bool phase_planned(const struct class_result *r, enum phase_id id)
+{
+	const struct class_plan *p = &r->plan;
+
+	if (id == PH_SAVE || id == PH_RESTORE || id == PH_VERIFY)
+		return !r->simulated;	/* a simulated card keeps no data: nothing to move */
+	return id == PH_RREAD || id == PH_RWRITE ? p->random :
+	       id == PH_QREAD || id == PH_QWRITE ? p->queued : true;
+}
+
+static struct progress_work phase_work(const struct class_plan *p, enum phase_id id)
+{
+	uint64_t random = (uint64_t)p->max_ios * CLASS_IO;
+	bool write = id == PH_SEQ || id == PH_RWRITE || id == PH_QWRITE || id == PH_RESTORE;
+
+	switch (id) {
+	case PH_LINK:
+		return (struct progress_work){ p->link_bytes, (uint32_t)p->chunk, false, 0, 0 };
+	case PH_RREAD:
+	case PH_RWRITE:
+	case PH_QREAD:
+	case PH_QWRITE:
+		return (struct progress_work){ random, CLASS_IO, write, p->max_ns,
+					       id >= PH_QREAD ? KEY_QUEUED : 0 };
+	default:	/* the area: saved, written, restored, verified */
+		return (struct progress_work){ p->area, (uint32_t)p->chunk, write, 0, 0 };
+	}
+}
+
+/* The line's plan: the phases after this one that will run. */
+static void plan_after(const struct class_result *r, enum phase_id id)
+{
+	struct progress_work w[PH_COUNT + 1];
+	int n = 0;
+	const struct class_plan *p = &r->plan;
+	const struct class_sustain *u = &r->sustain;
+
+	/*
+	 * The passes after this one, as many as the budget allows (they stop
+	 * sooner where they can): a pass starts only where it ends in time.
+	 */
+	if (id == PH_SEQ && u->written + 2 * p->area <= p->sustain_max) {
+		uint64_t bytes = p->sustain_max - u->written - p->area;
+		int64_t cap = p->sustain_ns ? p->sustain_ns - u->ns : 0;
+		if (p->sustain_ns && u->written) {
+			int64_t pass = (int64_t)((double)u->ns * (double)p->area / (double)u->written);
+			int64_t more = pass > 0 ? (p->sustain_ns - u->ns - pass) / pass : 0;
+			uint64_t timed = more > 0 ? (uint64_t)more * p->area : 0;
+			bytes = timed < bytes ? timed : bytes;
+			cap = 0;
+		}
+		/* past a cache's end: the window after it; where more could not change a verdict: none */
+		struct class_sustain now = *u;
+		if (u->written && !class_sustain_more(r, &now, r->device))
+			bytes = 0;
+		else if (u->cache_seen) {
+			uint64_t need = (uint64_t)(u->from + CLASS_AFTER_UNITS) * u->unit;
+			uint64_t after = u->written + p->area;
+			bytes = need > after ? round_up(need - after, p->area) : 0;
+		}
+		if (bytes)
+			w[n++] = (struct progress_work){ bytes, (uint32_t)p->chunk, true,
+							 cap > 0 ? cap : 0, 0 };
+	}
+	for (int k = id + 1; k < PH_COUNT; k++)
+		if (phase_planned(r, (enum phase_id)k))
+			w[n++] = phase_work(&r->plan, (enum phase_id)k);
+	progress_plan(w, n);
+}
+
+/* A phase begins on the progress line: its work, and the plan after it. */
+static void phase_progress(const struct class_result *r, enum phase_id id, const char *name)
+{
+	struct progress_work w = phase_work(&r->plan, id);
+
+	plan_after(r, id);
+	if (id == PH_SAVE || id == PH_RESTORE)	/* by --preserve's own I/O: nothing ticks */
+		progress_start_quiet("class", name, &w);
+	else
+		progress_start_work("class", name, &w);
 }
 
 static bool stopped(struct runner *x)
@@ -482,9 +628,9 @@ static void note_failure(struct runner *x, uint64_t off, uint64_t len, int err, 
 	x->r->fail_write = write;
 }
 
-/* A VM run's samples into the phase (and, for the sequential one, per erase block). */
+/* A VM run's samples into the phase (and, for the sequential writes, per unit in write order). */
 static int take_samples(struct runner *x, const struct vm_result *res, struct class_phase *ph,
-			int64_t *block_ns)
+			struct class_sustain *units)
 {
 	if (x->vm.nfailures) {
 		const struct vm_failure *f = &x->vm.first_failure;
@@ -497,34 +643,92 @@ static int take_samples(struct runner *x, const struct vm_result *res, struct cl
 		if (s->kind != VR_SAMPLE)
 			return -1;	/* stopped before it */
 		phase_add(ph, 1, s->bytes, s->ns);
-		if (block_ns)
-			block_ns[(s->off - x->r->plan.offset) / x->r->plan.erasesize] += s->ns;
+		if (units) {
+			uint64_t k = (x->pass_base + s->off - x->r->plan.offset) / units->unit;
+			if (k < CLASS_MAX_UNITS) {
+				units->unit_ns[k] += (double)s->ns;
+				units->nunits = (int)k + 1 > units->nunits ? (int)k + 1 : units->nunits;
+			}
+			units->ns += s->ns;
+		}
 	}
 	return 0;
 }
 
-/* Large sequential requests over [offset, offset + bytes): reads or writes. */
-static int run_sequential(struct runner *x, struct class_phase *ph, uint64_t bytes, bool write,
-			  int64_t *block_ns)
+/* Large sequential requests over [offset + from, + bytes) of the area: reads or writes; no phase_end. */
+static int sequential_pass(struct runner *x, struct class_phase *ph, uint64_t from, uint64_t bytes,
+			   bool write, struct class_sustain *units)
 {
 	const struct class_plan *p = &x->r->plan;
 	struct vm_program *prog = vm_new_program();
 	int rc = -1;
 
-	ph->run = true;
-	ph->depth = ph->depth_used = 1;
-	progress_start("class", write ? "sequential writes" : "link: large reads", bytes);
 	if (prog) {
 		struct vm_op *io = vm_op(prog, write ? VM_WRITE_RANDOM : VM_READ, 0, 0, NULL);
 		struct vm_op *lin = vm_op(prog, VM_OFF_LIN, (int64_t)p->chunk,
 					  (int64_t)(bytes / p->chunk), io);
 		struct vm_op *len = vm_op(prog, VM_LEN_FIXED, (int64_t)p->chunk, 0, lin);
-		struct vm_result *res = vm_run(&x->vm, prog, len, p->offset);
-		rc = take_samples(x, res, ph, block_ns);
+		struct vm_result *res = vm_run(&x->vm, prog, len, p->offset + from);
+		rc = take_samples(x, res, ph, units);
 		vm_free_program(prog);
 	}
-	phase_end(ph);
 	return rc < 0 || stopped(x) ? -1 : 0;
+}
+
+/* The link's ceiling: large sequential reads. */
+static int run_link(struct runner *x)
+{
+	struct class_phase *ph = &x->r->link;
+
+	ph->run = true;
+	ph->depth = ph->depth_used = 1;
+	phase_progress(x->r, PH_LINK, "link: large reads");
+	int rc = sequential_pass(x, ph, 0, x->r->plan.link_bytes, false, NULL);
+	phase_end(ph);
+	/* a busy host slows reads, never speeds one: the link carries its fastest two */
+	if (ph->fastest[1] > ph->value)
+		ph->value = ph->fastest[1];
+	return rc;
+}
+
+/*
+ * The sequential writes: the area, pass after pass, while another could
+ * change a verdict (class_sustain_more), timed per unit of whole erase
+ * blocks in the order written.
+ */
+static int run_sustained(struct runner *x)
+{
+	struct class_result *r = x->r;
+	const struct class_plan *p = &r->plan;
+	struct class_sustain *u = &r->sustain;
+	uint64_t blocks = p->sustain_max / p->erasesize;
+	int rc = 0;
+
+	u->unit = p->erasesize * ((blocks + CLASS_MAX_UNITS - 1) / CLASS_MAX_UNITS);
+	r->seq.run = true;
+	r->seq.depth = r->seq.depth_used = 1;
+	do {
+		char step[48];
+		snprintf(step, sizeof step, u->passes ? "sequential writes, pass %d" :
+			 "sequential writes", u->passes + 1);
+		phase_progress(r, PH_SEQ, step);
+		x->pass_base = u->written;
+		/* in parts of a quarter: the line's plan follows what each shows */
+		uint64_t part = p->area / 4 / p->chunk * p->chunk;
+		part = part ? part : p->area;
+		for (uint64_t at = 0; at < p->area && rc == 0; at += part) {
+			uint64_t len = p->area - at < part ? p->area - at : part;
+			rc = sequential_pass(x, &r->seq, at, len, true, u);
+			u->written += len;
+			u->passes += at + len >= p->area;
+			class_sustain_analyze(u);
+			if (at + len < p->area)
+				plan_after(r, PH_SEQ);
+		}
+	} while (rc == 0 && class_sustain_more(r, u, r->device));
+	phase_end(&r->seq);
+	r->sustained = u->rate;
+	return rc;
 }
 
 static uint64_t next_random(uint64_t *s)
@@ -593,6 +797,23 @@ static int queued_batch(struct runner *x, struct class_phase *ph, bool write, in
 	return e < 0 ? -1 : 0;
 }
 
+/*
+ * A batch no longer than the phase's time left at the rate so far (at
+ * least one I/O, or one queue's worth): a slow card's phase ends near its
+ * time limit, not a doubled batch past it.
+ */
+static int fit_in_time(const struct class_plan *p, const struct class_phase *ph, int k, int depth)
+{
+	if (ph->ios < CLASS_MIN_IOS || ph->ns <= 0)
+		return k;
+	double per_io = (double)ph->ns / (double)ph->ios;
+	double room = (double)(p->max_ns - ph->ns) / per_io;
+	int least = depth > 1 ? depth : 1;
+	if (room < k)
+		k = room > least ? (int)room : least;
+	return k;
+}
+
 /* 4 KiB random requests in batches growing from 8 until the phase is full. */
 static int run_random(struct runner *x, struct class_phase *ph, bool write, int depth)
 {
@@ -603,13 +824,14 @@ static int run_random(struct runner *x, struct class_phase *ph, bool write, int 
 	ph->iops = true;
 	ph->depth = depth;
 	ph->depth_used = 1;
-	progress_start("class", depth > 1 ? write ? "queued random writes" : "queued random reads"
-					  : write ? "random writes" : "random reads",
-		       (uint64_t)p->max_ios * CLASS_IO);
+	phase_progress(x->r, depth > 1 ? write ? PH_QWRITE : PH_QREAD : write ? PH_RWRITE : PH_RREAD,
+		       depth > 1 ? write ? "queued random writes" : "queued random reads"
+				 : write ? "random writes" : "random reads");
 	while (!phase_full(p, ph) && !stopped(x)) {
 		int k = batch;
 		if ((uint64_t)k > (uint64_t)p->max_ios - ph->ios)
 			k = p->max_ios - (int)ph->ios;
+		k = fit_in_time(p, ph, k, depth);
 		int rc = depth > 1 ? queued_batch(x, ph, write, k) : random_batch(x, ph, write, k);
 		if (rc < 0)
 			break;
@@ -620,37 +842,19 @@ static int run_random(struct runner *x, struct class_phase *ph, bool write, int 
 	return stopped(x) ? -1 : 0;
 }
 
-static double sustained_rate(const struct class_plan *p, const int64_t *block_ns)
-{
-	int64_t ns = 0;
-
-	for (int b = p->blocks - p->sustained_blocks; b < p->blocks; b++)
-		ns += block_ns[b];
-	return ns > 0 ? (double)p->sustained_blocks * (double)p->erasesize * 1e9 / (double)ns : 0;
-}
-
 static void measure_all(struct runner *x)
 {
 	struct class_result *r = x->r;
 	const struct class_plan *p = &r->plan;
-	int64_t *block_ns = calloc((size_t)p->blocks, sizeof *block_ns);
 
-	if (!block_ns) {
-		note_failure(x, 0, 0, ENOMEM, false);
-		return;
-	}
 	x->rng = 0x5eed0c1a55ull;
 	x->vm.io_done = progress_io;
-	if (run_sequential(x, &r->link, p->link_bytes, false, NULL) == 0 &&
-	    run_sequential(x, &r->seq, p->area, true, block_ns) == 0) {
-		r->sustained = sustained_rate(p, block_ns);
+	if (run_link(x) == 0 && run_sustained(x) == 0) {
 		if (p->random && run_random(x, &r->rread, false, 1) == 0 &&
 		    run_random(x, &r->rwrite, true, 1) == 0 && p->queued &&
 		    run_random(x, &r->qread, false, p->depth) == 0)
 			run_random(x, &r->qwrite, true, p->depth);
 	}
-	progress_done();
-	free(block_ns);
 }
 
 int class_run(struct dev *d, const struct class_opts *o, struct class_result *r, char *err,
@@ -670,14 +874,19 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 	}
 	dev_fill_pattern(x.qbuf, qlen, PAT_RANDOM, 0x9e3779b9);
 	x.vm.on_read_error = x.vm.on_write_error = VM_ERR_STOP;
+	phase_progress(r, PH_SAVE, "saving");
 	if (preserve_save(d, &area, 1, o->backup, err, n) < 0) {
+		progress_done();
 		vm_ctx_free(&x.vm);
 		free(x.qbuf);
 		return -1;
 	}
 	measure_all(&x);
 	char rerr[sizeof r->restore_error];
-	if (preserve_restore(rerr, sizeof rerr) < 0) {
+	phase_progress(r, PH_RESTORE, "restoring");
+	int restored = preserve_restore(rerr, sizeof rerr);
+	progress_done();
+	if (restored < 0) {
 		snprintf(r->restore_error, sizeof r->restore_error, "%s", rerr);
 		r->restored = false;
 	}

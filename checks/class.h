@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "lib/json.h"
 #include "lib/sd_claims.h"
+#include "results/results.h"
 
 enum class_verdict { CV_MET, CV_SHORT, CV_UNKNOWN };
 enum class_metric { CM_SEQ_WRITE, CM_RAND_READ, CM_RAND_WRITE };
@@ -30,6 +31,7 @@ struct class_req {
 	double measured;	/* < 0: not measured */
 	int depth;		/* queue depth of the measured figure */
 	enum class_verdict verdict;
+	enum confidence conf;	/* met, short: what the margin against the noise allows */
 	char why[256];		/* unknown: the reason; short: the figures */
 };
 
@@ -44,6 +46,8 @@ struct class_claim {
 	enum class_verdict verdict;
 	char why[320];		/* the deciding figure, or why it is unknown */
 	double margin;		/* met: smallest measured / promised - 1 */
+	enum confidence conf;	/* the least of its promises' */
+	char rerun[400];	/* unknown or low: the command that could decide it, or "" */
 };
 
 /* What the card's SD Status says, as far as the check needs it. */
@@ -66,8 +70,38 @@ struct class_phase {
 	double value;
 	int npoints;
 	double t_ns[CLASS_MAX_POINTS], per_s[CLASS_MAX_POINTS];	/* end of each second */
+	double fastest[2];	/* bytes/s of its two fastest requests */
 	uint64_t b_ios, b_bytes;	/* the second being filled */
 	int64_t b_ns;
+};
+
+/*
+ * The sequential writes as they went: the area written again and again
+ * until a write cache's end shows and the rate after it is measured, or
+ * more cannot change a verdict, or the budget is spent (class_sustain_*,
+ * checks/class_verdict.c). Time per unit of bytes, in the order written.
+ */
+#define CLASS_MAX_UNITS 1024
+#define CACHE_SHARE 25		/* write caches reach 4% of a card's capacity (doc/card-facts.md §10) */
+#define CLASS_AFTER_UNITS 4	/* units written after a cache's end: the sustained window */
+struct class_sustain {
+	uint64_t unit;		/* bytes per unit: whole erase blocks */
+	int nunits;
+	double unit_ns[CLASS_MAX_UNITS];
+	uint64_t written;	/* bytes written sequentially, all passes */
+	int64_t ns;
+	int passes;
+	/* the analysis */
+	bool cache_seen;	/* the rate fell and stayed down: a write cache's (or buffer's) end */
+	uint64_t cache_bytes;	/* written at the fast rate */
+	double cache_rate;	/* bytes per second before the end */
+	int from, to;		/* the sustained window: units [from, to) */
+	double rate;		/* bytes per second over the window */
+	double rep[2];		/* over its two halves: the replicas */
+	double noise;		/* relative standard error of rate (0: one unit only) */
+	bool moved;		/* the halves differ beyond their noise */
+	double held;		/* the second-fastest unit where the card's own rate shows: a rate it held */
+	const char *stopped;	/* why the writes stopped */
 };
 
 struct class_plan {
@@ -85,9 +119,14 @@ struct class_plan {
 	int64_t max_ns;		/* per random phase, device time */
 	uint64_t test_bytes;	/* test data written at most */
 	uint64_t total_bytes;	/* with the restore: what --max-write must allow */
+	uint64_t min_total_bytes;	/* the area once: the smallest --max-write that works */
+	uint64_t sustain_max;	/* sequential bytes at most: passes over the area */
+	int64_t sustain_ns;	/* device time for them at most; 0: none (--max-write given) */
+	uint64_t device_size;	/* what caches are measured against */
 };
 
 struct class_result {
+	char device[256];	/* as opened: for the lines that rerun it */
 	struct class_card card;
 	struct sd_claims user;
 	bool user_given, differ;	/* --claim given; it and the SD Status disagree */
@@ -95,7 +134,8 @@ struct class_result {
 	struct class_claim claims[CLASS_MAX_CLAIMS];
 	struct class_plan plan;
 	struct class_phase link, seq, rread, rwrite, qread, qwrite;
-	double sustained;	/* bytes per second over the sustained blocks */
+	double sustained;	/* bytes per second over the sustained window (sustain.rate) */
+	struct class_sustain sustain;
 	enum class_verdict verdict;
 	bool decided;		/* verdicts computed: the check ran to its end */
 	uint64_t bytes_written, bytes_read;	/* all of it: -a, measuring, saving, restoring, verifying */
@@ -114,6 +154,7 @@ struct class_opts {
 	uint64_t erasesize;		/* --erasesize; 0: the card's, sysfs, or measured */
 	const char *erase_source;	/* where erasesize came from; NULL: "--erasesize" */
 	uint64_t max_write;		/* --max-write; 0: no cap */
+	uint64_t room;			/* a caller's budget left (--auto): the passes fit it; 0: none */
 	const char *max_write_typed;	/* as the user wrote it, for the refusal */
 	const char *backup;		/* --backup=FILE, or NULL (memory) */
 	const char *sysfs_root;		/* "/sys" (tests: a fake tree) */
@@ -127,6 +168,13 @@ struct class_opts {
  */
 int class_prepare(struct dev *d, const struct class_opts *o, struct class_result *r,
 		  char *err, size_t n);
+/*
+ * What --class would check (the card's SD Status, and claim), read without
+ * writing: 0 for no claim, else CLASS_KNOWN_ANY, with CLASS_KNOWN_APP for an
+ * A claim (random phases) and CLASS_KNOWN_QUEUED for A2 (queued ones too).
+ */
+enum { CLASS_KNOWN_ANY = 1, CLASS_KNOWN_APP = 2, CLASS_KNOWN_QUEUED = 4 };
+unsigned int class_claims_known(struct dev *d, const struct sd_claims *claim, const char *sysfs_root);
 /* "flashbench: DEV: --class writes at most ..." : the volume, before anything is written. */
 void class_plan_line(char *buf, size_t n, const struct dev *d, const struct class_result *r);
 /*
@@ -139,6 +187,14 @@ int class_run(struct dev *d, const struct class_opts *o, struct class_result *r,
 
 /* The verdicts from the measured figures (checks/class_verdict.c). */
 void class_decide(struct class_result *r);
+/* The sustained writes so far: a cache's end, the window after it, its replicas, their noise. */
+void class_sustain_analyze(struct class_sustain *s);
+/*
+ * Whether another pass over the area could change a sequential verdict
+ * (the rate so far may be a write cache's and meets a promise a card's
+ * native rate may not); false with s->stopped saying why.
+ */
+bool class_sustain_more(const struct class_result *r, struct class_sustain *s, const char *device);
 /* The promises of one mark (doc/speed-classes.md): nreq filled in c->req. */
 void class_promises(struct class_claim *c);
 

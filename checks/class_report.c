@@ -88,7 +88,8 @@ void class_summary(char *buf, size_t n, const struct class_result *r)
 		if (c->verdict != r->verdict)
 			continue;
 		if (r->verdict == CV_MET) {
-			fmt_append(buf, n, "%s %s %+.0f%%", first ? "" : ",", c->name, c->margin * 100);
+			fmt_append(buf, n, "%s %s %+.0f%%%s", first ? "" : ",", c->name, c->margin * 100,
+				   c->conf < CONF_MEDIUM ? " (low confidence)" : "");
 			first = 0;
 			continue;
 		}
@@ -157,8 +158,8 @@ static void text_table(FILE *f, const struct class_result *r)
 		for (int j = 0; j < c->nreq; j++) {
 			const struct class_req *q = &c->req[j];
 			if (q->verdict != CV_UNKNOWN)
-				snprintf(v, sizeof v, "%s %+.0f%%", class_verdict_name(q->verdict),
-					 (q->measured / q->promised - 1) * 100);
+				snprintf(v, sizeof v, "%s %+.0f%% (%s)", class_verdict_name(q->verdict),
+					 (q->measured / q->promised - 1) * 100, results_confidence_name(q->conf));
 			else
 				snprintf(v, sizeof v, "%s", class_verdict_name(q->verdict));
 			fprintf(f, "%-6s %-28s %-6d %-11s %-11s %s\n", c->name, metric_text(q->metric),
@@ -166,22 +167,57 @@ static void text_table(FILE *f, const struct class_result *r)
 				figure(b, q->metric, q->measured), v);
 		}
 	}
-	for (int i = 0; i < r->nclaims; i++)
-		fprintf(f, "%-6s %s: %s\n", r->claims[i].name,
-			class_verdict_name(r->claims[i].verdict), r->claims[i].why);
+	for (int i = 0; i < r->nclaims; i++) {
+		const struct class_claim *c = &r->claims[i];
+		char conf[32] = "";
+		if (c->verdict != CV_UNKNOWN && c->conf < CONF_HIGH)
+			snprintf(conf, sizeof conf, ", %s confidence", results_confidence_name(c->conf));
+		fprintf(f, "%-6s %s%s: %s\n", c->name, class_verdict_name(c->verdict), conf, c->why);
+		if (c->rerun[0])
+			fprintf(f, "%-6s to decide it: %s\n", "", c->rerun);
+	}
+}
+
+/* "the area written 12 times (1.14GiB, 17.1s): 69.7M/s for the first ~1GiB (a write cache), then ..." */
+static void text_writes(FILE *f, const struct class_result *r)
+{
+	const struct class_sustain *s = &r->sustain;
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF], t[FMT_BUF];
+
+	fprintf(f, "writes:       the area written %d time%s (%s, %s)", s->passes,
+		s->passes == 1 ? "" : "s", fmt_size(a, s->written), fmt_time(t, s->ns));
+	if (s->cache_seen)
+		fprintf(f, ": %s for the first ~%s (a write cache, or buffer), then %s", fmt_rate(b, s->cache_rate),
+			fmt_size(c, s->cache_bytes), fmt_rate(a, s->rate));
+	else
+		fprintf(f, ": %s; no end of a write cache seen in it", fmt_rate(a, s->rate));
+	fprintf(f, "\n              sustained: %s over the last %s (%s and %s in its halves%s)%s%s\n",
+		fmt_rate(a, s->rate), fmt_size(b, (uint64_t)(s->to - s->from) * s->unit),
+		fmt_rate(c, s->rep[0]), fmt_rate(t, s->rep[1]), s->moved ? ": the rate moved" : "",
+		s->stopped ? "; stopped: " : "", s->stopped ? s->stopped : "");
+}
+
+/* "4M", "96M", "512k": fio's size suffixes (binary) */
+static const char *fio_size(char *buf, uint64_t v)
+{
+	if (v % (1u << 20) == 0)
+		snprintf(buf, FMT_BUF, "%" PRIu64 "M", v >> 20);
+	else
+		snprintf(buf, FMT_BUF, "%" PRIu64 "k", v >> 10);
+	return buf;
 }
 
 static void text_phases(FILE *f, const struct class_result *r)
 {
-	char a[FMT_BUF], b[FMT_BUF];
+	char a[FMT_BUF], b[FMT_BUF], c[FMT_BUF];
 
 	fprintf(f, "link:         large sequential reads at %s: the ceiling of the reader (and of "
 		"the card's reads)\n", fmt_rate(a, r->link.value));
-	fprintf(f, "writes:       %s sequential, %s over the last %d erase blocks\n",
-		fmt_rate(a, r->seq.value), fmt_rate(b, r->sustained), r->plan.sustained_blocks);
+	if (r->seq.run)
+		text_writes(f, r);
 	if (r->rread.run)
-		fprintf(f, "random:       4KiB reads %.0f IOPS, writes %.0f IOPS, one at a time\n",
-			r->rread.value, r->rwrite.value);
+		fprintf(f, "random:       4KiB reads %.0f IOPS, writes %.0f IOPS, one at a time (queue "
+			"depth 1)\n", r->rread.value, r->rwrite.value);
 	if (r->qread.run)
 		fprintf(f, "queued:       4KiB reads %.0f IOPS, writes %.0f IOPS, %d in flight (%s; "
 			"the device path kept %d in flight; SD Status: %s%s)\n",
@@ -190,6 +226,13 @@ static void text_phases(FILE *f, const struct class_result *r)
 			r->qread.depth_used, !r->card.visible ? "not visible" :
 			r->card.queue_depth >= 2 ? "command queue" : "no command queue",
 			!r->card.visible ? "" : r->card.cache ? ", cache" : ", no cache");
+	/* the same conditions in fio's words, to compare figures (a description, not a line to run) */
+	char q[32] = "";
+	if (r->qread.run)
+		snprintf(q, sizeof q, " and iodepth=%d", r->plan.depth);
+	fprintf(f, "as fio:       bs=%s iodepth=1 for the sequential writes, bs=4k iodepth=1%s for the "
+		"random ones; offset=%s size=%s, direct=1, the raw device\n", fio_size(a, r->plan.chunk), q,
+		fio_size(b, r->plan.offset), fio_size(c, r->plan.area));
 }
 
 /* The one line the issue asks for: the conditions are ours, and what was done. */
@@ -199,10 +242,10 @@ static void text_conditions(FILE *f, const struct class_result *r)
 	char a[FMT_BUF], b[FMT_BUF], e[FMT_BUF], t[FMT_BUF], u[FMT_BUF], w[FMT_BUF];
 
 	fprintf(f, "conditions:   ours, not the SD Association's full test (its conditions are not "
-		"public): %s at offset %s written sequentially once in %d erase blocks of %s (erase "
-		"size: %s), requests of %s, %s", fmt_size(a, p->area), fmt_size(b, p->offset),
+		"public): %s at offset %s written sequentially in %d erase blocks of %s (erase "
+		"size: %s), requests of %s, %d time%s, %s", fmt_size(a, p->area), fmt_size(b, p->offset),
 		p->blocks, fmt_size(e, p->erasesize), p->erase_source, fmt_size(u, p->chunk),
-		fmt_time(t, r->seq.ns));
+		r->sustain.passes, r->sustain.passes == 1 ? "" : "s", fmt_time(t, r->seq.ns));
 	if (p->random)
 		fprintf(f, "; then 4KiB random reads (%s) and writes (%s) inside it, one at a time",
 			fmt_time(a, r->rread.ns), fmt_time(b, r->rwrite.ns));
@@ -256,6 +299,15 @@ static void json_value(struct jw *w, const char *bps_key, const char *iops_key, 
 		jw_double(w, iops ? iops_key : bps_key, v);
 }
 
+/* met and short carry a confidence; unknown has none (null) */
+static void json_confidence(struct jw *w, enum class_verdict v, enum confidence c)
+{
+	if (v == CV_UNKNOWN)
+		jw_null(w, "confidence");
+	else
+		jw_string(w, "confidence", results_confidence_name(c));
+}
+
 static void json_claim(struct jw *w, const struct class_claim *c)
 {
 	jw_object_begin(w, NULL);
@@ -264,7 +316,12 @@ static void json_claim(struct jw *w, const struct class_claim *c)
 	jw_uint(w, "value", c->value);
 	jw_string(w, "source", source_name(c->source));
 	jw_string(w, "verdict", class_verdict_name(c->verdict));
+	json_confidence(w, c->verdict, c->conf);
 	jw_string(w, "reason", c->why);
+	if (c->rerun[0])
+		jw_string(w, "rerun", c->rerun);
+	else
+		jw_null(w, "rerun");
 	jw_array_begin(w, "promises");
 	for (int i = 0; i < c->nreq; i++) {
 		const struct class_req *q = &c->req[i];
@@ -275,6 +332,7 @@ static void json_claim(struct jw *w, const struct class_claim *c)
 		json_value(w, "measured_bytes_per_s", "measured_iops", iops, q->measured);
 		jw_int(w, "queue_depth", q->depth);
 		jw_string(w, "verdict", class_verdict_name(q->verdict));
+		json_confidence(w, q->verdict, q->conf);
 		jw_string(w, "reason", q->why);
 		jw_object_end(w);
 	}
@@ -305,6 +363,36 @@ static void json_phase(struct jw *w, const char *name, const struct class_phase 
 	jw_object_end(w);
 }
 
+/* The sequential writes as they went: passes, a write cache's end, the window and its halves. */
+static void json_sustain(struct jw *w, const struct class_sustain *s)
+{
+	jw_object_begin(w, "sustained_writes");
+	jw_uint(w, "written_bytes", s->written);
+	jw_int(w, "passes", s->passes);
+	jw_int(w, "device_time_ns", s->ns);
+	jw_uint(w, "unit_bytes", s->unit);
+	jw_bool(w, "cache_seen", s->cache_seen);
+	if (s->cache_seen) {
+		jw_uint(w, "cache_bytes", s->cache_bytes);
+		jw_double(w, "cache_bytes_per_s", s->cache_rate);
+	}
+	jw_uint(w, "window_from_bytes", (uint64_t)s->from * s->unit);
+	jw_uint(w, "window_to_bytes", (uint64_t)s->to * s->unit);
+	jw_double(w, "bytes_per_s", s->rate);
+	jw_array_begin(w, "halves_bytes_per_s");
+	jw_double(w, NULL, s->rep[0]);
+	jw_double(w, NULL, s->rep[1]);
+	jw_array_end(w);
+	jw_double(w, "relative_noise", s->noise);
+	jw_bool(w, "moved", s->moved);
+	jw_string(w, "stopped", s->stopped ? s->stopped : "");
+	jw_array_begin(w, "per_unit_bytes_per_s");
+	for (int i = 0; i < s->nunits; i++)
+		jw_double(w, NULL, s->unit_ns[i] > 0 ? (double)s->unit * 1e9 / s->unit_ns[i] : 0);
+	jw_array_end(w);
+	jw_object_end(w);
+}
+
 static void json_conditions(struct jw *w, const struct class_plan *p)
 {
 	jw_object_begin(w, "conditions");
@@ -325,6 +413,8 @@ static void json_conditions(struct jw *w, const struct class_plan *p)
 	jw_string(w, "queue_depth_source", p->queued ? p->depth_source : "one at a time");
 	jw_uint(w, "planned_write_bytes", p->test_bytes);
 	jw_uint(w, "planned_write_with_restore_bytes", p->total_bytes);
+	jw_uint(w, "sequential_budget_bytes", p->sustain_max);
+	jw_int(w, "sequential_budget_ns", p->sustain_ns);
 	jw_object_end(w);
 }
 
@@ -365,6 +455,8 @@ void class_json(struct jw *w, const char *key, const struct class_result *r)
 		jw_double(w, "link_read_bytes_per_s", r->link.value);
 	if (r->seq.run && r->sustained > 0)
 		jw_double(w, "sustained_write_bytes_per_s", r->sustained);
+	if (r->seq.run)
+		json_sustain(w, &r->sustain);
 	jw_array_begin(w, "phases");
 	json_phase(w, "link_read", &r->link);
 	json_phase(w, "sequential_write", &r->seq);

@@ -7,18 +7,25 @@
  *
  * A run of several steps (--auto) keeps one line from its first second to
  * its end, through every measurement and the pauses between them:
- * "step 3 of 5, FAT area: 64KiB blocks, 42%, ETA 0:40, run ETA 5:40", the
- * last figure the whole run's time left, from the steps' expected shares of
- * it (weights) and the time they took so far.
+ * "step 3 of 5, FAT area: 64KiB blocks, 42%, ETA 0:40, run ETA 5:40",
+ * counting only the steps that will run.
+ *
+ * The ETA of a test or run that states its plan (progress_plan() and
+ * friends: the work left, as bytes in I/Os of a size, read or written) is
+ * the plan's time at the rates measured so far (lib/progress_eta.c): the
+ * I/O of the measurements is timed in batches, between two reads of the
+ * clock, and kept per kind of I/O. Without a plan a run's ETA follows the
+ * steps' usual shares of its time (weights), a test's its own rate.
  *
  * progress_tick() is a counter (the clock is read only every
- * TICKS_PER_CLOCK ticks). A thread, started with the first line a terminal
- * will see, redraws at least twice a second, so that a single I/O of
- * several seconds, or the analysis between steps, never leaves the line
- * still for long; it never touches the device and nothing in the timed
- * region waits for it.
+ * TICKS_PER_CLOCK small I/Os or 4 MiB). A thread, started with the first
+ * line a terminal will see, redraws at least twice a second, so that a
+ * single I/O of several seconds, or the analysis between steps, never
+ * leaves the line still for long; it never touches the device and nothing
+ * in the timed region waits for it.
  */
 #include "lib/progress.h"
+#include "lib/progress_eta.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -35,6 +42,7 @@
 enum {
 	TICKS_PER_CLOCK = 32,
 	MAX_STEPS = 16,
+	MAX_PLAN = 64,
 };
 #define SHOW_AFTER_NS	1000000000LL	/* short tests print nothing */
 #define REFRESH_NS	200000000LL	/* at most 5 lines per second */
@@ -63,6 +71,29 @@ static struct {
 	int nsteps, cur;
 	int programs;		/* measurements started in the current step */
 	bool program_open;	/* one is under way (its bytes count) */
+	bool skipped[MAX_STEPS];	/* steps that will not run */
+
+	/* the ETA from a plan (lib/progress_eta.c) */
+	struct progress_work work;	/* the measurement under way */
+	bool cur_sized;			/* work's kind and I/O size given, not taken from its ticks */
+	bool quiet;			/* it does not tick: its planned time counts down */
+	_Atomic bool cur_write;
+	struct progress_work plan[MAX_PLAN];	/* the work after it, in this test or step */
+	int nplan;
+	struct progress_work run_plan[MAX_PLAN];	/* a run's: the work of the steps after this one */
+	int nrun_plan;
+	struct progress_work step_plan[MAX_PLAN];	/* a run's: this step's work, from step_plan_moved on */
+	int nstep_plan;
+	bool have_step_plan;
+	uint64_t step_plan_moved;	/* moved when it was stated */
+	_Atomic uint64_t moved;		/* bytes read or written in this run or test */
+	bool have_plan;
+	struct progress_rates rates;	/* measured so far */
+	/* I/O ticked since the clock was last read, per class (progress_eta.c's) */
+	double pend_ios[4], pend_bytes[4];
+	uint64_t pend_io[4];
+	int64_t obs_ns;			/* the clock when last read for the rates */
+	int64_t done_ns;		/* the last measurement ended: a pause began */
 } pr;
 
 static volatile sig_atomic_t cleared;	/* progress_clear() took a line off the screen */
@@ -70,12 +101,24 @@ static _Atomic int64_t hold_until;	/* no redraw before: a message is being print
 static atomic_flag drawing = ATOMIC_FLAG_INIT;	/* the state and the line are being changed */
 static bool ticker_started;
 
-static int64_t now_ns(void)
+static int64_t monotonic_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t (*_Atomic clock_fn)(void) = monotonic_ns;
+
+static int64_t now_ns(void)
+{
+	return clock_fn();
+}
+
+void progress_set_clock(int64_t (*now)(void))
+{
+	clock_fn = now ? now : monotonic_ns;
 }
 
 static void pause_ms(long ms)
@@ -182,7 +225,110 @@ static double run_fraction(void)
 	return (before + st->weight * part) / all;
 }
 
-static int format_line(char *line, size_t n, int64_t now)
+/* ---- the ETA from the plan ---- */
+
+static int pend_class(bool write, uint64_t bytes)
+{
+	return (write ? 2 : 0) + (bytes < 128 * 1024 ? 1 : 0);
+}
+
+/* What was ticked since the clock was last read, measured now: into the rates. */
+static void take_pending(int64_t now)
+{
+	double all = 0;
+
+	for (int k = 0; k < 4; k++)
+		all += pr.pend_bytes[k];
+	if (all > 0 && now > pr.obs_ns)
+		for (int k = 0; k < 4; k++)
+			if (pr.pend_bytes[k] > 0)
+				progress_rates_add(&pr.rates, pr.work.key, k >= 2, pr.pend_io[k], pr.pend_ios[k],
+						   pr.pend_bytes[k],
+						   (double)(now - pr.obs_ns) * pr.pend_bytes[k] / all);
+	memset(pr.pend_ios, 0, sizeof(pr.pend_ios));
+	memset(pr.pend_bytes, 0, sizeof(pr.pend_bytes));
+	pr.obs_ns = now;
+}
+
+/* The current measurement's time left plus the plan's, in ns; -1 without a plan. */
+static double plan_eta_ns(int64_t now)
+{
+	struct progress_work w = pr.work;
+	uint64_t done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+	double ns = 0;
+
+	if (!pr.have_plan)
+		return -1;
+	if (pr.have_step_plan) {	/* what was moved since it was stated is done of it */
+		uint64_t used = atomic_load_explicit(&pr.moved, memory_order_relaxed) - pr.step_plan_moved;
+		for (int i = 0; i < pr.nstep_plan; i++) {
+			struct progress_work item = pr.step_plan[i];
+			uint64_t take = used < item.bytes ? used : item.bytes;
+			used -= take;
+			item.bytes -= take;
+			ns += progress_plan_ns(&pr.rates, &item, item.bytes ? 1 : 0);
+		}
+		return ns + progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+	}
+	if (pr.program_open) {
+		if (!pr.cur_sized) {
+			w.io_bytes = (uint32_t)atomic_load_explicit(&pr.blocksize, memory_order_relaxed);
+			w.write = atomic_load_explicit(&pr.cur_write, memory_order_relaxed);
+		}
+		if (pr.quiet) {
+			ns = progress_work_ns(&pr.rates, &w) - (double)(now - pr.start_ns);
+			ns = ns > 0 ? ns : 0;
+		} else {
+			ns = progress_current_ns(&pr.rates, &w, done, (double)(now - pr.start_ns));
+		}
+	}
+	return ns + progress_plan_ns(&pr.rates, pr.plan, pr.nplan) +
+	       progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+}
+
+/* "step 3 of 5": the steps that will run, this one's place among them */
+static void step_numbers(int *nth, int *of)
+{
+	*nth = *of = 0;
+	for (int i = 0; i < pr.nsteps; i++)
+		if (!pr.skipped[i]) {
+			*of += 1;
+			*nth += i <= pr.cur;
+		}
+	if (*nth == 0)
+		*nth = 1;
+}
+
+/* The figure the line shows: the run's (or planned test's) time left; -1 if none. */
+static int64_t shown_eta_ns(int64_t now)
+{
+	double plan = plan_eta_ns(now);
+
+	if (plan >= 0)
+		return (int64_t)plan;
+	if (pr.in_run) {
+		double f = run_fraction();
+		double elapsed = (double)(now - pr.test_start_ns);
+		return f >= 0.002 ? (int64_t)(elapsed * (1 - f) / f) : -1;
+	}
+	uint64_t done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+	if (pr.program_open && pr.total > 0 && done > 0 && done <= pr.total)
+		return eta_seconds(now) * 1000000000;
+	return -1;
+}
+
+int64_t progress_eta_ns(void)
+{
+	int64_t eta;
+
+	lock();
+	eta = pr.on ? shown_eta_ns(now_ns()) : -1;
+	unlock();
+	return eta;
+}
+
+/* The line; with_written: the bytes written so far too (left out where the terminal is narrow). */
+static int format_line(char *line, size_t n, int64_t now, bool with_written)
 {
 	char size[FMT_BUF], eta[32];
 	const char *sep = " ";	/* before the next item */
@@ -192,31 +338,31 @@ static int format_line(char *line, size_t n, int64_t now)
 	bool measuring = !pr.in_run || pr.program_open;
 	int len;
 
-	if (pr.in_run)
-		len = snprintf(line, n, "step %d of %d, %s:", pr.cur + 1, pr.nsteps,
+	if (pr.in_run) {
+		int nth, of;
+		step_numbers(&nth, &of);
+		len = snprintf(line, n, "step %d of %d, %s:", nth, of,
 			       pr.cur < pr.nsteps ? pr.steps[pr.cur].name : "");
-	else
+	} else {
 		len = snprintf(line, n, "%s%s%s:", pr.test, pr.step[0] ? " " : "", pr.step);
+	}
 
 #define ADD(...) (len += snprintf(line + len, len < (int)n ? n - len : 0, __VA_ARGS__), sep = ", ")
 	if (measuring && bs)
 		ADD("%s%s blocks", sep, fmt_size(size, bs));
 	if (measuring && pr.total > 0 && done <= pr.total)
 		ADD("%s%d%%", sep, (int)(100.0 * (double)done / (double)pr.total));
-	if (written > 0 && !pr.in_run)	/* a run's line has no room for it */
+	if (written > 0 && !pr.in_run && with_written)	/* a run's line has no room for it */
 		ADD("%s%s written", sep, fmt_size(size, written));
-	if (measuring && pr.total > 0 && done > 0 && done <= pr.total) {
+	/* the measurement's own ETA, in a run, or in a test that stated no plan */
+	if (measuring && pr.total > 0 && done > 0 && done <= pr.total && (pr.in_run || !pr.have_plan)) {
 		fmt_duration(eta, sizeof(eta), eta_seconds(now));
 		ADD("%sETA %s", sep, eta);
 	}
-	if (pr.in_run) {
-		double f = run_fraction();
-		double elapsed = (double)(now - pr.test_start_ns) / 1e9;
-
-		if (f >= 0.002) {
-			fmt_duration(eta, sizeof(eta), (int64_t)(elapsed * (1 - f) / f + 0.5));
-			ADD("%srun ETA %s", sep, eta);
-		}
+	int64_t left = pr.in_run || pr.have_plan ? shown_eta_ns(now) : -1;
+	if (left >= 0) {
+		fmt_duration(eta, sizeof(eta), (left + 500000000) / 1000000000);
+		ADD("%s%s %s", sep, pr.in_run ? "run ETA" : "ETA", eta);
 	}
 #undef ADD
 	return len < (int)n ? len : (int)n - 1;
@@ -226,7 +372,10 @@ static int format_line(char *line, size_t n, int64_t now)
 static void show(int64_t now)
 {
 	char line[256];
-	int len = format_line(line, sizeof(line), now);
+	int len = format_line(line, sizeof(line), now, true);
+
+	if (len > pr.width - 1)		/* the ETA rather than the bytes written */
+		len = format_line(line, sizeof(line), now, false);
 
 	if (len > pr.width - 1)
 		len = pr.width - 1;	/* a wrapped line could not be rewritten with \r */
@@ -305,6 +454,31 @@ void progress_clear(void)
 		unlock();
 }
 
+/* The measured rates and pauses start afresh (a new test or run); the caller holds the state. */
+static void forget_rates(int64_t now)
+{
+	memset(&pr.rates, 0, sizeof(pr.rates));
+	memset(pr.pend_ios, 0, sizeof(pr.pend_ios));
+	memset(pr.pend_bytes, 0, sizeof(pr.pend_bytes));
+	pr.obs_ns = now;
+	pr.done_ns = 0;
+}
+
+static void forget_plan(void)
+{
+	pr.nplan = pr.nrun_plan = pr.nstep_plan = 0;
+	pr.have_plan = pr.have_step_plan = false;
+}
+
+static int (*on_start)(void *);
+static void *on_start_arg;
+
+void progress_on_start(int (*fn)(void *arg), void *arg)
+{
+	on_start = fn;
+	on_start_arg = arg;
+}
+
 /* A new test: the state as it starts; the caller holds it. */
 static bool begin_test(const char *test, int64_t now)
 {
@@ -313,7 +487,9 @@ static bool begin_test(const char *test, int64_t now)
 	pr.on = isatty(STDERR_FILENO);
 	pr.in_run = false;
 	atomic_store(&pr.written, 0);
+	atomic_store(&pr.moved, 0);
 	atomic_store(&pr.last_ns, 0);
+	forget_rates(now);	/* a plan stated before the test's first measurement stays */
 	if (!pr.on)
 		return false;
 	snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
@@ -322,8 +498,10 @@ static bool begin_test(const char *test, int64_t now)
 	return true;
 }
 
-void progress_start(const char *test, const char *step, uint64_t total_bytes)
+static void start(const char *test, const char *step, const struct progress_work *w, bool sized,
+		  bool quiet)
 {
+	int key = pr.in_run && on_start ? on_start(on_start_arg) : 0;	/* outside the lock */
 	int64_t now = now_ns();
 	bool same_test = pr.on && (pr.in_run || strcmp(pr.test, test ? test : "") == 0);
 
@@ -336,7 +514,18 @@ void progress_start(const char *test, const char *step, uint64_t total_bytes)
 		snprintf(pr.test, sizeof(pr.test), "%s", test ? test : "");
 	/* a new step of the same test rewrites the line in place */
 	snprintf(pr.step, sizeof(pr.step), "%s", step ? step : "");
-	pr.total = total_bytes;
+	take_pending(now);
+	if (pr.done_ns > 0 && !pr.program_open) {	/* the pause since the last measurement */
+		pr.rates.gap_ns += (double)(now - pr.done_ns);
+		pr.rates.gaps++;
+	}
+	pr.done_ns = 0;
+	pr.work = *w;
+	if (!pr.work.key)
+		pr.work.key = key;
+	pr.cur_sized = sized;
+	pr.quiet = quiet;
+	pr.total = quiet ? 0 : w->bytes;
 	atomic_store(&pr.done, 0);
 	atomic_store(&pr.blocksize, 0);
 	pr.countdown = TICKS_PER_CLOCK;
@@ -351,12 +540,59 @@ void progress_start(const char *test, const char *step, uint64_t total_bytes)
 		start_ticker();
 }
 
+void progress_start(const char *test, const char *step, uint64_t total_bytes)
+{
+	struct progress_work w = { .bytes = total_bytes };
+
+	start(test, step, &w, false, false);
+}
+
+void progress_start_work(const char *test, const char *step, const struct progress_work *w)
+{
+	start(test, step, w, true, false);
+}
+
+void progress_start_quiet(const char *test, const char *step, const struct progress_work *w)
+{
+	start(test, step, w, true, true);
+}
+
+static void set_plan(struct progress_work *to, int *nto, const struct progress_work *items, int n)
+{
+	lock();
+	*nto = n < 0 ? 0 : n > MAX_PLAN ? MAX_PLAN : n;
+	if (*nto)
+		memcpy(to, items, (size_t)*nto * sizeof(*items));
+	pr.have_plan = true;
+	unlock();
+}
+
+void progress_plan(const struct progress_work *items, int n)
+{
+	set_plan(pr.plan, &pr.nplan, items, n);
+}
+
+void progress_run_plan(const struct progress_work *items, int n)
+{
+	set_plan(pr.run_plan, &pr.nrun_plan, items, n);
+}
+
+void progress_step_plan(const struct progress_work *items, int n)
+{
+	set_plan(pr.step_plan, &pr.nstep_plan, items, n);
+	lock();
+	pr.have_step_plan = true;
+	pr.step_plan_moved = atomic_load(&pr.moved);
+	unlock();
+}
+
 static void poll_clock(void)
 {
 	int64_t now = now_ns();
 
-	if (!due(now, REFRESH_NS) || !lock_for(0))
-		return;	/* not yet, or the thread is drawing it */
+	if (!lock_for(0))
+		return;	/* the thread is drawing it */
+	take_pending(now);
 	if (due(now, REFRESH_NS))
 		show(now);
 	unlock();
@@ -366,24 +602,41 @@ void progress_tick(uint64_t bytes, bool written)
 {
 	if (!pr.on)
 		return;
+	int k = pend_class(written, bytes);
+
+	pr.pend_ios[k] += 1;
+	pr.pend_bytes[k] += (double)bytes;
+	pr.pend_io[k] = bytes;
 	atomic_fetch_add_explicit(&pr.done, bytes, memory_order_relaxed);
+	atomic_fetch_add_explicit(&pr.moved, bytes, memory_order_relaxed);
 	atomic_store_explicit(&pr.blocksize, bytes, memory_order_relaxed);
+	atomic_store_explicit(&pr.cur_write, written, memory_order_relaxed);
 	if (written)
 		atomic_fetch_add_explicit(&pr.written, bytes, memory_order_relaxed);
-	if (--pr.countdown == 0) {
+	/* the clock every TICKS_PER_CLOCK small I/Os, or every 4 MiB of large ones */
+	unsigned int step = 1 + (unsigned int)(bytes >> 17);
+	if (pr.countdown <= step) {
 		pr.countdown = TICKS_PER_CLOCK;
 		poll_clock();
+	} else {
+		pr.countdown -= step;
 	}
 }
 
 void progress_done(void)
 {
+	int64_t now = now_ns();
+
 	lock();
+	take_pending(now);
+	pr.done_ns = now;
 	if (pr.in_run) {
 		pr.program_open = false;	/* the run's line stays */
 	} else {
 		erase_line();
 		pr.on = false;
+		pr.program_open = false;
+		forget_plan();
 	}
 	unlock();
 }
@@ -393,6 +646,7 @@ void progress_run_begin(const struct progress_step *steps, int nsteps)
 	int64_t now = now_ns();
 
 	lock();
+	forget_plan();
 	if (!begin_test("", now)) {
 		unlock();
 		return;
@@ -400,6 +654,7 @@ void progress_run_begin(const struct progress_step *steps, int nsteps)
 	pr.in_run = true;
 	pr.nsteps = nsteps < MAX_STEPS ? nsteps : MAX_STEPS;
 	memcpy(pr.steps, steps, (size_t)pr.nsteps * sizeof(*steps));
+	memset(pr.skipped, 0, sizeof(pr.skipped));
 	pr.cur = 0;
 	pr.programs = 0;
 	pr.program_open = false;
@@ -415,14 +670,25 @@ void progress_run_step(int step)
 	lock();
 	if (pr.in_run && step >= 0 && step < pr.nsteps) {
 		pr.cur = step;
+		pr.skipped[step] = false;
 		pr.programs = 0;
 		pr.program_open = false;
 		pr.total = 0;
+		pr.nplan = pr.nstep_plan = 0;	/* the step's plans are its own; the run's stays */
+		pr.have_step_plan = false;
 		atomic_store(&pr.blocksize, 0);
 		int64_t now = now_ns();
 		if (due(now, REFRESH_NS))
 			show(now);
 	}
+	unlock();
+}
+
+void progress_run_skip(int step)
+{
+	lock();
+	if (step >= 0 && step < pr.nsteps && step != pr.cur)
+		pr.skipped[step] = true;
 	unlock();
 }
 
@@ -434,5 +700,7 @@ void progress_run_end(void)
 		pr.on = false;
 		pr.in_run = false;
 	}
+	forget_plan();
+	on_start = NULL;
 	unlock();
 }

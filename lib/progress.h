@@ -11,6 +11,58 @@
  * stall the percentage. step: e.g. "N=3" (NULL for none).
  */
 void progress_start(const char *test, const char *step, uint64_t total_bytes);
+
+/*
+ * Work planned, for the ETA: bytes to move in I/Os of io_bytes (0: of the
+ * sizes moved so far), read or written, in max_ns of time at most (0: no
+ * cap, e.g. a phase that stops after 4 s). key: 0, or 1..PROGRESS_KEYS for
+ * work the caller knows to go at a rate of its own (open-AU runs that hold,
+ * runs that collapse): measured and planned apart from the rest.
+ */
+#define PROGRESS_KEYS 3
+struct progress_work {
+	uint64_t bytes;
+	uint32_t io_bytes;
+	bool write;
+	int64_t max_ns;
+	int key;
+};
+/* progress_start() of a measurement the plan describes (total: w->bytes). */
+void progress_start_work(const char *test, const char *step, const struct progress_work *w);
+/*
+ * A measurement that does not tick (I/O by another path: saving, restoring):
+ * the line names it, and its time left is the planned time minus the time
+ * it has taken.
+ */
+void progress_start_quiet(const char *test, const char *step, const struct progress_work *w);
+/*
+ * The work still to come after the current measurement, a measurement per
+ * item, replacing what was stated before. With a plan the ETA is the whole
+ * run's (or test's): the current measurement's time left at its own rate,
+ * then each item at the rates measured so far for I/O of its kind (reads or
+ * writes, small or large I/Os), then the pauses between measurements as
+ * long as they have been on average.
+ */
+void progress_plan(const struct progress_work *items, int n);
+/* In a run: the work of the steps after the current one (progress_plan(): the current step's). */
+void progress_run_plan(const struct progress_work *items, int n);
+/*
+ * In a run: the current step's work from now on, what is under way
+ * included: the bytes moved after it was stated are done of its items, in
+ * their order (until restated). Instead of the current measurement and
+ * progress_plan(), for a step whose measurements do not state their own.
+ */
+void progress_step_plan(const struct progress_work *items, int n);
+/*
+ * In a run: fn(arg) before each measurement starts, to restate the plan; it
+ * returns the key of the measurement starting (its rates are measured apart;
+ * 0: none). NULL: no such call.
+ */
+void progress_on_start(int (*fn)(void *arg), void *arg);
+/* The time left as the line shows it, in ns; -1 when not known (no line, nothing measured yet). */
+int64_t progress_eta_ns(void);
+/* Tests: the clock the line and the estimates read (NULL: CLOCK_MONOTONIC). */
+void progress_set_clock(int64_t (*now)(void));
 /* Called by the VM after each I/O, outside the timed region: must be cheap. */
 void progress_tick(uint64_t bytes, bool written);
 void progress_done(void);
@@ -25,8 +77,9 @@ void progress_redraw(void);
 /*
  * A run of several steps (--auto): one line from its first second to
  * progress_run_end(), "step 3 of 5, FAT area: ...", with the whole run's
- * time left; the tests it runs meanwhile (progress_start/tick/done) fill in
- * the step's progress.
+ * time left (from the plan, progress_plan(); without one, from the steps'
+ * usual shares); the tests it runs meanwhile (progress_start/tick/done) fill
+ * in the step's progress.
  */
 struct progress_step {
 	const char *name;	/* "FAT area" */
@@ -35,6 +88,8 @@ struct progress_step {
 };
 void progress_run_begin(const struct progress_step *steps, int nsteps);
 void progress_run_step(int step);	/* 0-based */
+/* A step that will not run after all: "step N of M" counts only the others. */
+void progress_run_skip(int step);
 void progress_run_end(void);	/* clears the line */
 
 #endif

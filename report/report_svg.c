@@ -14,6 +14,8 @@
 #include "lib/units.h"
 #include "report/report_svg_internal.h"
 
+#define MAX_SVG_RUNS 128
+
 /* ---- series storage ---- */
 
 static struct series *series_alloc(struct chart *c, int nseries, int npoints)
@@ -65,15 +67,73 @@ static bool is_pow2_size(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-static void add_mark(struct chart *c, uint64_t x, const char *what)
+/* "erase block 4MiB"; "..., low confidence" where the analysis is unsure */
+static void add_mark(struct chart *c, uint64_t x, const char *what, enum confidence conf)
 {
 	char sz[FMT_BUF];
 
 	if (!x || c->nmarks >= (int)(sizeof(c->marks) / sizeof(c->marks[0])))
 		return;
 	c->marks[c->nmarks].x = (double)x;
-	snprintf(c->marks[c->nmarks].label, sizeof(c->marks[0].label), "%s %s", what, fmt_size(sz, x));
+	snprintf(c->marks[c->nmarks].label, sizeof(c->marks[0].label), "%s %s%s", what,
+		 fmt_size(sz, x), conf == CONF_LOW ? ", low confidence" : "");
 	c->nmarks++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define BAND_SIGMAS 5		/* the analysis counts a step of 5 sigma (analyze/analyze.h) */
+#define BAND_READ_SHARE 0.02	/* ... and of 2% of a read at least (its NOISE_FRACTION) */
+#define BAND_SPAN 6		/* the y axis at least 6 half-widths: the band a third of it */
+
+/*
+ * -a without an erase-block step (or only a low-confidence one): the rows'
+ * scatter drawn as a band
+ * (median +- 5 robust sigma, at least 2% of a read: what the analysis
+ * would not call a step), and a y axis wide enough that noise inside it
+ * does not look like steps.
+ */
+static void noise_band(struct chart *c, const struct align_result *r, bool no_step)
+{
+	double *d = calloc((size_t)(r->nrows > 0 ? r->nrows : 1), sizeof(*d));
+	double *read = calloc((size_t)(r->nrows > 0 ? r->nrows : 1), sizeof(*read));
+	int n = 0;
+
+	for (int i = 0; d && read && i < r->nrows; i++)
+		if (!r->rows[i].failed) {
+			d[n] = (double)r->rows[i].diff_ns;
+			read[n++] = (r->rows[i].pre_ns + r->rows[i].post_ns) / 2.0;
+		}
+	if (n >= 3) {
+		double mid = median_of(d, n), rd = median_of(read, n);
+		for (int i = 0; i < n; i++)
+			d[i] = fabs(d[i] - mid);
+		double sigma = 1.4826 * median_of(d, n), half = BAND_SIGMAS * sigma;
+		char h[FMT_BUF];
+
+		if (half < BAND_READ_SHARE * rd)
+			half = BAND_READ_SHARE * rd;
+		if (half > 0) {
+			c->band = (struct band){ .on = true, .lo = mid - half, .hi = mid + half };
+			snprintf(c->band.label, sizeof c->band.label, "noise: median \xc2\xb1%s "
+				 "(%d\xcf\x83 of the rows)%s", fmt_time(h, (int64_t)llround(half)),
+				 BAND_SIGMAS, no_step ? "; no erase-block step" : "");
+			c->y.min_span = BAND_SPAN * half;
+		}
+	}
+	free(d);
+	free(read);
 }
 
 /*
@@ -105,8 +165,10 @@ static int chart_align(struct chart *c, const struct report *rep)
 		series_add(&c->s[is_pow2_size(r->rows[i].align) ? 0 : 1], r->rows[i].align,
 			   r->rows[i].diff_ns, r->rows[i].failed);
 	if (rep->verdict) {
-		add_mark(c, rep->verdict->erase.bytes, "erase block");
-		add_mark(c, rep->verdict->page.bytes, "page");
+		add_mark(c, rep->verdict->erase.bytes, "erase block", rep->verdict->erase.conf);
+		add_mark(c, rep->verdict->page.bytes, "page", rep->verdict->page.conf);
+		if (!rep->verdict->erase.bytes || rep->verdict->erase.conf < CONF_MEDIUM)
+			noise_band(c, r, !rep->verdict->erase.bytes);	/* a low-confidence step may be noise: show how much */
 	}
 	return 0;
 }
@@ -132,6 +194,55 @@ static uint64_t collapse_start(const struct rate_result *r)
 	return 0;
 }
 
+/* "1-5, 7, 8": sorted numbers as ranges */
+static void append_ranges(char *buf, size_t n, const long long *v, int nv)
+{
+	for (int i = 0; i < nv;) {
+		int j = i;
+		while (j + 1 < nv && v[j + 1] == v[j] + 1)
+			j++;
+		if (j > i)
+			fmt_append(buf, n, "%s%lld\xe2\x80\x93%lld", i ? ", " : "", v[i], v[j]);
+		else
+			fmt_append(buf, n, "%s%lld", i ? ", " : "", v[i]);
+		i = j + 1;
+	}
+}
+
+/* The members' numbers of one variant, sorted; how many. */
+static int numbers_of(const struct chart *c, const int *m, int nm, int variant, long long *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < nm; i++)
+		if (c->s[m[i]].variant == variant)
+			out[k++] = c->s[m[i]].num;
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			long long t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return k;
+}
+
+/* --find-fat: "blocks 2-5", "blocks 0-1, FAT area" */
+static void fat_group_name(char *buf, size_t n, const struct chart *c, const int *m, int nm)
+{
+	long long v[RATE_MAX_COLS];
+
+	buf[0] = '\0';
+	for (int variant = 0; variant < 2; variant++) {
+		int k = numbers_of(c, m, nm, variant, v);
+		if (!k)
+			continue;
+		fmt_append(buf, n, "%sblock%s ", buf[0] ? "; " : "", k > 1 ? "s" : "");
+		append_ranges(buf, n, v, k);
+		if (variant)
+			fmt_append(buf, n, ", FAT area");
+	}
+}
+
 static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 {
 	const struct rate_result *r = rep->rates;
@@ -155,6 +266,8 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
 	if (!series_alloc(c, ncols, r->nrows))
 		return -1;
+	if (fat)
+		c->group_name = fat_group_name;
 	struct fat_estimate fatest = { 0 };
 	if (fat && rep->verdict)
 		fatest = rep->verdict->fat;
@@ -164,6 +277,8 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 
 		if (fat && col < fatest.aus && fatest.conf > CONF_NONE)
 			s->shaded = true;
+		s->num = col;
+		s->variant = s->shaded;
 		if (fat)
 			snprintf(s->name, sizeof(s->name), "block %d at %s%s", col,
 				 fmt_size(off, r->offset + (uint64_t)col * r->erasesize),
@@ -180,7 +295,7 @@ static int chart_rates(struct chart *c, const struct report *rep, double *ticks)
 		}
 	}
 	if (!fat && ncols == 1 && rep->verdict && rep->verdict->collapse == RUN_COLLAPSED)
-		add_mark(c, collapse_start(r), "collapses from");
+		add_mark(c, collapse_start(r), "collapses from", CONF_HIGH);
 	/* few rows: a tick at every measured block size (3*2^n sizes then read right) */
 	if (r->nrows > 0 && r->nrows <= 16) {
 		c->x.nticks = 0;
@@ -326,28 +441,82 @@ int svg_report(FILE *f, const struct report *rep)
 	return rc;
 }
 
-/* The --open-au runs in one chart, a line per N; holding runs solid, collapsed ones dashed. */
+/* --auto's runs: "N=1-5, 7 hold; random N=1-4 hold" (variant: random * 2 + collapsed) */
+static void runs_group_name(char *buf, size_t n, const struct chart *c, const int *m, int nm)
+{
+	long long v[MAX_SVG_RUNS];
+
+	buf[0] = '\0';
+	for (int variant = 0; variant < 4; variant++) {
+		int k = numbers_of(c, m, nm, variant, v);
+		if (!k)
+			continue;
+		fmt_append(buf, n, "%s%sN=", buf[0] ? "; " : "", variant >= 2 ? "random " : "");
+		append_ranges(buf, n, v, k);
+		fmt_append(buf, n, " %s", variant % 2 ? k > 1 ? "collapse" : "collapses"
+						 : k > 1 ? "hold" : "holds");
+	}
+}
+
+/*
+ * The style of a run: a colour per N (the same for its linear and random
+ * runs), a circle for linear and a square for random, solid where it holds
+ * and dashed where it collapses. Past ten values of N the colours come
+ * round again with other markers.
+ */
+static void run_style(struct series *s, int rank, bool random, bool collapsed)
+{
+	int cycle = rank / SVG_COLORS, shape = 2 * cycle + random;
+
+	s->keyed = true;
+	s->color = rank % SVG_COLORS;
+	s->marker = (enum marker)(shape % MK_SHAPES);
+	s->dash = (collapsed ? 1 : 0) + (shape >= MK_SHAPES ? 2 : 0);
+}
+
+/* The --open-au runs in one chart, a line per N and mode. */
 static int chart_auto_runs(struct chart *c, const struct svg_run *runs, int nruns, double *ticks,
 			   int maxticks)
 {
-	int maxrows = 0;
+	int maxrows = 0, nvalues = 0;
+	long long values[MAX_SVG_RUNS];
 
-	for (int i = 0; i < nruns; i++)
+	for (int i = 0; i < nruns && i < MAX_SVG_RUNS; i++) {
 		if (runs[i].r->nrows > maxrows)
 			maxrows = runs[i].r->nrows;
-	snprintf(c->subtitle, sizeof(c->subtitle), "write rate with N erase blocks open: solid holds, "
-		 "dashed collapses");
+		int k = 0;
+		while (k < nvalues && values[k] != runs[i].nr)
+			k++;
+		if (k == nvalues)
+			values[nvalues++] = runs[i].nr;
+	}
+	for (int i = 1; i < nvalues; i++)	/* ascending: the colours follow N */
+		for (int j = i; j > 0 && values[j - 1] > values[j]; j--) {
+			long long t = values[j];
+			values[j] = values[j - 1];
+			values[j - 1] = t;
+		}
+	snprintf(c->subtitle, sizeof(c->subtitle), "write rate with N erase blocks open: a colour per "
+		 "N; circles linear, squares random; solid holds, dashed collapses");
 	c->x = (struct axis){ .kind = AX_SIZE_LOG, .title = "block size (log scale)" };
 	c->y = (struct axis){ .kind = AX_RATE_LOG, .title = "write rate, bytes/s (log scale; M = 10^6)" };
+	if (nruns > MAX_SVG_RUNS)
+		nruns = MAX_SVG_RUNS;
 	if (!series_alloc(c, nruns, maxrows))
 		return -1;
+	c->group_name = runs_group_name;
 	for (int k = 0; k < nruns; k++) {
 		const struct rate_result *r = runs[k].r;
 		struct series *s = &c->s[k];
+		int rank = 0;
 
+		while (values[rank] != runs[k].nr)
+			rank++;
 		snprintf(s->name, sizeof(s->name), "N=%lld%s, %s", runs[k].nr, runs[k].random ? " random" : "",
 			 runs[k].collapsed ? "collapses" : "holds");
-		s->style = runs[k].collapsed ? STYLE_COLLAPSED : STYLE_HOLDS;
+		run_style(s, rank, runs[k].random, runs[k].collapsed);
+		s->num = runs[k].nr;
+		s->variant = runs[k].random * 2 + runs[k].collapsed;
 		for (int i = r->nrows - 1; i >= 0; i--) {
 			const struct rate_row *row = &r->rows[i];
 			bool have = row->ncols > 0 && !row->failed[0];

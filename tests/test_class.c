@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -343,11 +344,157 @@ static void test_queued_aio_file(void)
 	free(back);
 }
 
+/* ------------------------------------------------------------ sustained writes */
+
+/* n units of 4 MiB: the first fast ones at fast B/s, the rest at slow, a factor per unit */
+static void units(struct class_sustain *s, int n, int fast, double fast_rate, double slow_rate,
+		  const double *jitter)
+{
+	memset(s, 0, sizeof *s);
+	s->unit = 4 << 20;
+	s->nunits = n;
+	s->passes = 1;
+	for (int i = 0; i < n; i++) {
+		double rate = (i < fast ? fast_rate : slow_rate) * (jitter ? jitter[i % 4] : 1);
+		s->unit_ns[i] = (double)s->unit * 1e9 / rate;
+		s->ns += (int64_t)s->unit_ns[i];
+	}
+	s->written = (uint64_t)n * s->unit;
+}
+
+static void test_sustained(void)
+{
+	static const double jitter[] = { 1.0, 0.98, 1.02, 0.99 };
+	struct class_sustain s;
+
+	/* a write cache's end: 70 MB/s for 256 MiB, then 30 MB/s; the window is after it */
+	units(&s, 80, 64, 70e6, 30e6, jitter);
+	class_sustain_analyze(&s);
+	CHECK(s.cache_seen);
+	CHECK_EQ(s.cache_bytes, 256ull << 20);
+	CHECK(fabs(s.cache_rate / 70e6 - 1) < 0.02);
+	CHECK_EQ(s.from, 65);
+	CHECK(fabs(s.rate / 30e6 - 1) < 0.02);
+	CHECK(!s.moved);
+	/* steady, with host noise: no cache, the last half, the halves agree */
+	units(&s, 16, 0, 0, 18e6, jitter);
+	class_sustain_analyze(&s);
+	CHECK(!s.cache_seen);
+	CHECK_EQ(s.from, 8);
+	CHECK(!s.moved);
+	CHECK(s.noise > 0 && s.noise < 0.02);
+	/* a first unit faster by a tenth (a RAM buffer's few MiB): not a cache's end */
+	units(&s, 16, 1, 20e6, 18e6, NULL);
+	class_sustain_analyze(&s);
+	CHECK(!s.cache_seen);
+	/* the rate moved: 7.5 MB/s, then 13.4 MB/s in the last half (a busy host, issue 30) */
+	units(&s, 16, 12, 7.5e6, 13.4e6, jitter);
+	for (int i = 0; i < 8; i++)
+		s.unit_ns[i] = (double)s.unit * 1e9 / 10e6;
+	class_sustain_analyze(&s);
+	CHECK(!s.cache_seen);
+	CHECK(s.moved);
+}
+
+/* Decisions from the sustained writes: the halves, the link, a possible cache. */
+static void test_sustained_verdicts(void)
+{
+	static const double jitter[] = { 1.0, 0.98, 1.02, 0.99 };
+	struct class_result *r = result("C10");
+
+	/* halves of 7.5 and 13.4 MB/s around a promise of 10 (a busy host): unknown, never met or short */
+	units(&r->sustain, 16, 0, 0, 10e6, jitter);
+	for (int i = 8; i < 12; i++)
+		r->sustain.unit_ns[i] = (double)r->sustain.unit * 1e9 / (7.5e6 * jitter[i % 4]);
+	for (int i = 12; i < 16; i++)
+		r->sustain.unit_ns[i] = (double)r->sustain.unit * 1e9 / 13.4e6;
+	class_sustain_analyze(&r->sustain);
+	CHECK(r->sustain.moved);
+	r->sustained = r->sustain.rate;
+	r->plan.device_size = 1ull << 30;	/* small: no cache to fear */
+	snprintf(r->device, sizeof r->device, "/dev/sdx");
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_UNKNOWN);
+	CHECK(strstr(r->claims[0].why, "the rate moved between runs: 7.") != NULL);
+	CHECK_STR(r->claims[0].rerun, "flashbench --class /dev/sdx");
+
+	/* writes at 8.5 MB/s, far below a 13.9 MB/s link: the card is short of U3, not the reader */
+	r = result("U3");
+	r->link.value = 13.9e6;
+	units(&r->sustain, 16, 0, 0, 8.5e6, jitter);
+	class_sustain_analyze(&r->sustain);
+	r->sustained = r->sustain.rate;
+	r->plan.device_size = 1ull << 30;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+	CHECK_EQ(r->claims[0].conf, CONF_HIGH);
+	/* writes at 9.9 MB/s with reads at 6.36 MB/s (issue 30: 9.97): the reads are no ceiling; C10 short by a hair */
+	r = result("C10");
+	r->link.value = 6.36e6;
+	units(&r->sustain, 16, 0, 0, 9.9e6, jitter);	/* its fastest units short of 10 too */
+	class_sustain_analyze(&r->sustain);
+	r->sustained = r->sustain.rate;
+	r->plan.device_size = 1ull << 30;
+	class_decide(r);
+	CHECK(strstr(r->claims[0].why, "reader caps this at 9.") != NULL);	/* its writes are the ceiling */
+
+	/* met at a rate a cache may carry, with far less written than such a card's cache: low */
+	r = result("U3");
+	units(&r->sustain, 16, 0, 0, 60e6, jitter);
+	class_sustain_analyze(&r->sustain);
+	r->sustained = r->sustain.rate;
+	r->plan.device_size = 64ull << 30;
+	r->plan.area = 64 << 20;
+	r->plan.sustain_max = r->plan.total_bytes = 128 << 20;
+	snprintf(r->device, sizeof r->device, "/dev/sdx");
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_MET);
+	CHECK_EQ(r->claims[0].conf, CONF_LOW);
+	CHECK(strncmp(r->claims[0].rerun, "flashbench --class --max-write=", 31) == 0);
+	/* past the cache's end: the rate after it decides, at the confidence of its margin */
+	units(&r->sustain, 80, 64, 70e6, 31e6, jitter);
+	class_sustain_analyze(&r->sustain);
+	r->sustained = r->sustain.rate;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_MET);
+	CHECK(r->claims[0].conf >= CONF_LOW && !r->claims[0].rerun[0]);
+	CHECK(strstr(r->claims[0].req[0].why, "after a write cache's end at ~256MiB") != NULL);
+	units(&r->sustain, 80, 64, 70e6, 25e6, jitter);
+	class_sustain_analyze(&r->sustain);
+	r->sustained = r->sustain.rate;
+	class_decide(r);
+	CHECK_EQ(r->claims[0].verdict, CV_SHORT);
+
+	/* more passes only where they could change a verdict */
+	r = result("C10");
+	r->plan.area = 64 << 20;
+	r->plan.sustain_max = 1ull << 30;
+	r->plan.sustain_ns = 20000000000ll;
+	units(&r->sustain, 16, 0, 0, 18e6, jitter);	/* 18 MB/s: a cache's native rate may be < 10 */
+	class_sustain_analyze(&r->sustain);
+	CHECK(class_sustain_more(r, &r->sustain, "x"));
+	units(&r->sustain, 16, 0, 0, 60e6, jitter);	/* a fifth of 60 is still over 10: met anyway */
+	class_sustain_analyze(&r->sustain);
+	CHECK(!class_sustain_more(r, &r->sustain, "x"));
+	units(&r->sustain, 16, 0, 0, 6e6, jitter);	/* under 10 whatever a cache does: short */
+	class_sustain_analyze(&r->sustain);
+	CHECK(!class_sustain_more(r, &r->sustain, "x"));
+	units(&r->sustain, 80, 64, 70e6, 31e6, jitter);	/* past the cache, with the window after it */
+	class_sustain_analyze(&r->sustain);
+	CHECK(!class_sustain_more(r, &r->sustain, "x"));
+	CHECK(strstr(r->sustain.stopped, "cache") != NULL);
+	units(&r->sustain, 256, 0, 0, 18e6, jitter);	/* the budget spent */
+	class_sustain_analyze(&r->sustain);
+	CHECK(!class_sustain_more(r, &r->sustain, "x"));
+}
+
 int main(void)
 {
 	test_claim_lists();
 	test_simulated_ssr();
 	test_verdicts();
+	test_sustained();
+	test_sustained_verdicts();
 	test_short_outranks_unknown();
 	test_queued_fallback();
 	test_queued_aio_file();

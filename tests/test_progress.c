@@ -6,8 +6,12 @@
  * a quiet one, and no time at all.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +20,7 @@
 #include "unit.h"
 
 #include "lib/progress.h"
+#include "lib/progress_eta.h"
 
 /* Runs this program again with tests/vclock.c preloaded, unless it is so already. */
 static void on_the_virtual_clock(char **argv)
@@ -328,10 +333,246 @@ static void test_run_on_a_pipe_is_silent(void)
 	close(fds[0]);
 }
 
+/* ---- the ETA from a plan, on a clock the test moves ---- */
+
+/* A terminal read while the test draws on it (many lines: a full one would block). */
+struct reader {
+	int fd;
+	char *buf;
+	size_t n, len;
+	pthread_t t;
+	_Atomic int finished;
+};
+
+static void *read_all(void *arg)
+{
+	struct reader *r = arg;
+	ssize_t got;
+
+	/* never blocked in read: on tests/vclock.c's clock a blocked thread stops time */
+	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) | O_NONBLOCK);
+	for (;;) {
+		got = read(r->fd, r->buf + r->len, r->n - 1 - r->len);
+		if (got < 0 && errno == EAGAIN) {
+			usleep(1000);
+			continue;
+		}
+		if (got <= 0)
+			break;
+		r->len += (size_t)got;
+		if (r->len >= r->n - 1)
+			r->len = 0;	/* keep the latest */
+	}
+	r->buf[r->len] = '\0';
+	r->finished = 1;
+	return NULL;
+}
+
+static _Atomic int64_t fake_now;	/* from the real clock on: what the others left stays past */
+
+static int64_t fake_clock(void)
+{
+	return fake_now;
+}
+
+/* A measurement the simulated card takes ns_per_io per I/O of io bytes, n I/Os. */
+struct phase {
+	const char *name;
+	struct progress_work w;
+	double ns_per_io;	/* the card's time for one I/O */
+	double gap_ns;		/* the pause before it (analysis, restore, idle) */
+};
+
+static double phase_ns(const struct phase *ph)
+{
+	double ios = (double)ph->w.bytes / ph->w.io_bytes, ns = ios * ph->ns_per_io;
+
+	return ph->w.max_ns > 0 && ns > ph->w.max_ns ? ph->w.max_ns : ns;
+}
+
+/*
+ * Runs the phases on the fake clock, stating the plan before each; from the
+ * middle of the run on, at every 4 MiB or 16 I/Os, the ETA shown against
+ * the time really left. Returns the worst ratio (shown / left) away from 1.
+ */
+static double run_phases(const struct phase *ph, int n, bool as_run, double *worst_ratio)
+{
+	double total = 0, worst = 1;
+	static const struct progress_step steps[] = { { "all", 1, 1 } };
+
+	for (int i = 0; i < n; i++)
+		total += ph[i].gap_ns + phase_ns(&ph[i]);
+	int64_t t0 = fake_now;
+	if (as_run)
+		progress_run_begin(steps, 1);
+	for (int i = 0; i < n; i++) {
+		struct progress_work plan[64];
+		for (int k = i + 1; k < n && k - i - 1 < 64; k++)
+			plan[k - i - 1] = ph[k].w;
+		fake_now += (int64_t)ph[i].gap_ns;
+		progress_plan(plan, n - i - 1);
+		progress_start_work("test", ph[i].name, &ph[i].w);
+		uint64_t ios = ph[i].w.bytes / ph[i].w.io_bytes;
+		double spent = 0;
+		for (uint64_t k = 0; k < ios; k++) {
+			if (ph[i].w.max_ns > 0 && spent >= ph[i].w.max_ns)
+				break;
+			fake_now += (int64_t)ph[i].ns_per_io;
+			spent += ph[i].ns_per_io;
+			progress_tick(ph[i].w.io_bytes, ph[i].w.write);
+			double elapsed = (double)(fake_now - t0), left = total - elapsed;
+			if (elapsed < total / 2 || left < 2e9 || (k % 16 && ph[i].w.io_bytes < (1u << 20)))
+				continue;
+			int64_t eta = progress_eta_ns();
+			double r = eta > 0 ? eta / left : 0;
+			if (fabs(r - 1) > fabs(worst - 1))
+				worst = r;
+		}
+		if (as_run || i == n - 1)
+			progress_done();	/* a test's measurements end with its last */
+	}
+	if (as_run)
+		progress_run_end();
+	*worst_ratio = worst;
+	return total;
+}
+
+#define MiB (1u << 20)
+
+/*
+ * --class on a slow card: the link's reads, the area saved, written,
+ * random reads and writes (4 s at most each), restored and verified: the
+ * ETA is within 30% of the time left from the middle of the run on.
+ */
+static void test_eta_holds_from_the_middle_on(void)
+{
+	static char out[1 << 20];
+	int master, slave;
+	const struct phase class_like[] = {
+		{ "link", { 32 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 40e6 * 1e9, 0 },
+		{ "save", { 64 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 38e6 * 1e9, 2e8 },
+		{ "writes", { 64 * MiB, 4 * MiB, true, 0, 0 }, 4 * MiB / 9e6 * 1e9, 1e8 },
+		{ "random reads", { 2048 * 4096, 4096, false, 4000000000, 0 }, 1.1e6, 1e7 },
+		{ "random writes", { 2048 * 4096, 4096, true, 4000000000, 0 }, 60e6, 1e7 },
+		{ "restore", { 64 * MiB, 4 * MiB, true, 0, 0 }, 4 * MiB / 10e6 * 1e9, 1e8 },
+		{ "verify", { 64 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 40e6 * 1e9, 1e7 },
+	};
+	/*
+	 * an --auto-like run: open-AU runs of small writes to N erase blocks,
+	 * N = 1..5 holding, 6 collapsing (ten times the time per write), the
+	 * replicas at 5 and 6, then random runs N = 1, 2 holding, 3 collapsing
+	 * and their replicas; a pause before each (settling, analysis). Each
+	 * is planned with its key (holds, collapses, random and holds), as a
+	 * search knows them from its bracket.
+	 */
+	static const int nrs[] = { 1, 2, 3, 4, 5, 6, 5, 6, 1, 2, 3, 2, 3 };
+	struct phase auto_like[13];
+	double worst;
+	int nauto = 0;
+
+	fake_now = (int64_t)(seconds() * 1e9) + 1000000000000;
+	for (int i = 0; i < 13; i++) {
+		bool random = i >= 8, collapses = nrs[i] == (random ? 3 : 6);
+		auto_like[nauto++] = (struct phase){ random ? "random" : "open",
+			{ (uint64_t)nrs[i] * 8 * MiB, 64 * 1024, true, 0, collapses ? 2 : random ? 3 : 1 },
+			(collapses ? 10 : 1) * (random ? 12e6 : 9e6), 3e8 };
+	}
+	if (!open_pty(&master, &slave)) {
+		CHECK(0);
+		return;
+	}
+	struct reader rd = { .fd = master, .buf = out, .n = sizeof(out) };
+	CHECK_EQ(pthread_create(&rd.t, NULL, read_all, &rd), 0);
+	int saved = stderr_to(slave);
+	progress_set_clock(fake_clock);
+	double total = run_phases(class_like, 7, false, &worst);
+	double class_worst = worst;
+	run_phases(auto_like, nauto, true, &worst);
+	progress_set_clock(NULL);
+	stderr_back(saved);
+	close(slave);
+	while (!rd.finished)	/* asleep, not blocked in a join: the virtual clock moves on */
+		usleep(1000);
+	pthread_join(rd.t, NULL);
+	close(master);
+	CHECK(total > 20e9);
+	printf("ETA against the time left, worst from the middle on: %.2f (--class-like), "
+	       "%.2f (--auto-like)\n", class_worst, worst);
+	CHECK_LT(fabs(class_worst - 1), 0.3);
+	CHECK_LT(fabs(worst - 1), 0.3);
+	/* a test with a plan shows the plan's ETA: the whole test's time left */
+	CHECK(strstr(out, "test random reads: 4KiB blocks, ") != NULL);
+	CHECK(strstr(out, "test verify: ") != NULL);
+}
+
+/* The estimator alone: each kind at its own rate; small I/Os per I/O; a cap; borrowing. */
+static void test_eta_estimator(void)
+{
+	struct progress_rates r;
+	struct progress_work w;
+
+	memset(&r, 0, sizeof(r));
+	w = (struct progress_work){ 10 * MiB, 4 * MiB, true, 0, 0 };
+	/* nothing measured: a slow card, 10 MB/s writes */
+	CHECK_LT(fabs(progress_work_ns(&r, &w) - 10 * MiB / 10e6 * 1e9), 1e6);
+	progress_rates_add(&r, 0, false, 4 * MiB, 8, 32 * MiB, 32 * MiB / 40e6 * 1e9);
+	/* writes borrow from reads, at twice their time */
+	CHECK_LT(fabs(progress_work_ns(&r, &w) - 2 * 10 * MiB / 40e6 * 1e9), 1e6);
+	progress_rates_add(&r, 0, true, 4 * MiB, 4, 16 * MiB, 16 * MiB / 8e6 * 1e9);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) - 10 * MiB / 8e6 * 1e9), 1e6);
+	/* small writes: a latency per I/O and a time per byte, fitted from two sizes */
+	progress_rates_add(&r, 0, true, 4096, 100, 100 * 4096.0, 100 * (2e6 + 4096 * 50.0));
+	progress_rates_add(&r, 0, true, 65536, 100, 100 * 65536.0, 100 * (2e6 + 65536 * 50.0));
+	w = (struct progress_work){ 1000 * 16384, 16384, true, 0, 0 };
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (1000 * (2e6 + 16384 * 50.0)) - 1), 0.01);
+	w.max_ns = 1000000000;
+	CHECK_EQ(progress_work_ns(&r, &w), 1e9);
+	/* pauses: the average one before each planned item */
+	r.gap_ns = 6e8;
+	r.gaps = 2;
+	w.max_ns = 0;
+	w.bytes = 0;
+	CHECK_LT(fabs(progress_plan_ns(&r, &w, 1) - 3e8), 1);
+}
+
+/* "step N of M" counts the steps that will run: a skipped one is not counted. */
+static void test_skipped_step_is_not_counted(void)
+{
+	static char out[65536];
+	static const struct progress_step steps[] = {
+		{ "first", 1, 1 }, { "second", 1, 1 }, { "third", 1, 1 },
+	};
+	int master, slave;
+
+	if (!open_pty(&master, &slave)) {
+		CHECK(0);
+		return;
+	}
+	int saved = stderr_to(slave);
+	progress_set_clock(fake_clock);
+	progress_run_begin(steps, 3);
+	progress_run_skip(2);
+	progress_run_step(1);
+	progress_start("x", NULL, 100 * MiB);
+	fake_now += 2000000000;
+	for (int i = 0; i < 64; i++)
+		progress_tick(MiB, true);
+	progress_done();
+	progress_run_end();
+	progress_set_clock(NULL);
+	stderr_back(saved);
+	close(slave);	/* drain reads to the end: the writer's side closed first */
+	drain(master, out, sizeof(out));
+	CHECK(strstr(out, "step 2 of 2, second: ") != NULL);
+	CHECK(strstr(out, " of 3") == NULL);
+	close(master);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	on_the_virtual_clock(argv);
+	test_eta_estimator();
 	test_terminal();
 	test_percent_follows_bytes();
 	test_short_step_is_silent();
@@ -339,5 +580,7 @@ int main(int argc, char **argv)
 	test_tick_is_cheap();
 	test_run_keeps_one_line_through_its_steps();
 	test_run_on_a_pipe_is_silent();
+	test_eta_holds_from_the_middle_on();	/* on a clock of their own: after the others */
+	test_skipped_step_is_not_counted();
 	return unit_summary();
 }

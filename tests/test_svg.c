@@ -115,6 +115,41 @@ static void test_rates(void)
 	free(m.buf);
 }
 
+/* Series that coincide share one legend entry that says so; the others have their own look. */
+static void test_groups(void)
+{
+	struct rate_row rows[3];
+	struct rate_result r = { .erasesize = 4 << 20, .blocksize = 1 << 20, .nr = 4, .nrows = 3,
+				 .rows = rows };
+	struct report rep = { .device = "f", .test = "find-fat", .rates = &r };
+	struct program_row prows[] = { { "write zeros linear", 4096, 1e6, false },
+				       { "write ones random", 4096, 1.001e6, false },
+				       { "read linear", 4096, 5e6, false } };
+	struct program_result pr = { .nrows = 3, .rows = prows };
+	const char *entries = "[(e.get('data-members'), ' '.join(''.join(t.itertext()) for t in "
+			      "e.iter('" SVG "text'))) for e in d.iter('" SVG "g') if e.get('class') == 'entry']";
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 3; i++) {
+		rows[i].blocksize = (4u << 20) >> i;
+		rows[i].ncols = 4;
+		for (int c = 0; c < 4; c++)
+			rows[i].rate[c] = (c == 0 ? 8e6 : 2e6) * (1 + 0.001 * c) / (i + 1);
+	}
+	CHECK_EQ(render(&rep), 0);
+	CHECK_STR(eval(entries), "[('0', 'block 0 at 0B'), ('1 2 3', 'blocks 1\u20133: the same rate')]");
+	/* one look for the members of an entry, another for the rest */
+	CHECK_STR(eval("len({g.find('" SVG "polyline').get('stroke') for g in d.findall('" SVG
+		       "g[@class=\"series\"]')})"), "2");
+	free(m.buf);
+
+	rep = (struct report){ .device = "f", .test = "program", .program = &pr };
+	CHECK_EQ(render(&rep), 0);
+	CHECK_STR(eval(entries), "[('0 1', 'write zeros/ones linear/random: the same rate'), "
+				 "('2', 'read linear')]");
+	free(m.buf);
+}
+
 static void test_scatter(void)
 {
 	enum { N = 512 };
@@ -172,6 +207,7 @@ int main(void)
 	py_require();
 	test_align();
 	test_rates();
+	test_groups();
 	test_scatter();
 	test_others();
 	return unit_summary();

@@ -3,7 +3,11 @@
 # runs --auto [MODE] on SPEC and then every line its report prints: the
 # partition script on a disk of the advertised size that already holds a
 # GPT table (a used card), each mkfs alternative on its own partition that
-# holds an old filesystem, every flashbench line on the same device. With
+# holds an old filesystem, every flashbench line on the same device. The
+# lines name the card (a block device's own node, its partitions as the
+# kernel names them: /dev/zram0p1), /dev/sdX where there is none (an image
+# file, sim:): the test checks that, then runs them with the names standing
+# for its images. With
 # SECTOR=4096 the disk and its partitions are loop devices of 4096-byte
 # sectors over files in $T; else image files in memory (/dev/shm, where
 # there is room: mkfs writes some 100MiB on a 32GiB partition). ran counts
@@ -147,20 +151,20 @@ run_sfdisk_line() {
 	disk=$(block_target "$I/disk.img")
 	printf 'label: gpt\n,64M\n,\n' | sfdisk -q --no-reread --no-tell-kernel "$disk" >/dev/null 2>&1 ||
 		fail "cannot make an old GPT table"
-	( eval "${1//\/dev\/sdX/$disk}" ) >"$T/log" 2>&1 </dev/null ||
+	( eval "${1//"$named"/$disk}" ) >"$T/log" 2>&1 </dev/null ||
 		fail "$what: '$1' does not run as printed: $(tail -n 3 "$T/log")"
 	check_table "$disk"
 	drop_target "$disk" "$I/disk.img"
 }
 
 run_mkfs_line() {
-	local part=${1##*/dev/sdX} want got dev bits
+	local part=${1##*"$pfx"} want got dev bits
 	want=${1#sudo mkfs.}
 	want=${want%% *}
 	part_image "$part"
 	dev=$(block_target "$I/part$part.img")
 	case $want in ext4) old_fs f2fs "$dev" ;; *) old_fs ext4 "$dev" ;; esac
-	( eval "${1//\/dev\/sdX$part/$dev}" ) >"$T/log" 2>&1 </dev/null ||
+	( eval "${1//"$pfx$part"/$dev}" ) >"$T/log" 2>&1 </dev/null ||
 		fail "$what: '$1' does not run on a used partition: $(tail -n 3 "$T/log")"
 	got=$(blkid -p -o value -s TYPE "$dev")
 	[ "$got" = "$want" ] || fail "$what: after '$1' the partition holds '$got'"
@@ -178,9 +182,9 @@ run_mkfs_line() {
 # The kernel may lack f2fs: mount where it can, else check what the line
 # names and say (once) that the mount lines did not run. False: not run.
 run_mount_line() {
-	local part=${1#*/dev/sdX} dev cmd
+	local part=${1#*"$pfx"} dev cmd
 	part=${part%% *}
-	printf '%s\n' "$text" | grep -q "^    sudo mkfs.f2fs .*/dev/sdX$part$" ||
+	printf '%s\n' "$text" | grep -qF -- " $pfx$part" ||
 		fail "$what: '$1' mounts a partition no f2fs line makes"
 	if [ "$(id -u)" != 0 ]; then
 		[ -n "${mount_skip_said:-}" ] || skip_part "the 'sudo mount -o active_logs=' lines: needs root"
@@ -200,14 +204,14 @@ run_mount_line() {
 	dev=$(make_loop "$T/part.img" -b "$SECTOR")
 	mkfs.f2fs -q -f "$dev" >/dev/null 2>&1
 	mkdir -p "$T/mnt"
-	cmd=${1//\/dev\/sdX$part/$dev}
+	cmd=${1//"$pfx$part"/$dev}
 	( eval "${cmd% /mnt} $T/mnt" ) >"$T/log" 2>&1 && umount "$T/mnt" ||
 		fail "$what: '$1' does not mount: $(cat "$T/log")"
 	losetup -d "$dev"
 	rm -f "$T/part.img"
 }
 
-# run_line LINE: one printed line, as printed, /dev/sdX standing for the disk
+# run_line LINE: one printed line, as printed, $named (the card, or /dev/sdX) standing for the disk
 run_line() {
 	local key="$size|$table|$1"
 	# a line already run on the same card and partition table runs the same way again
@@ -220,9 +224,9 @@ run_line() {
 	[ -n "$key" ] && already[$key]=1
 	case $1 in
 	flashbench\ *) run_flashbench_line "$1" ;;
-	printf\ *\ sudo\ sfdisk\ /dev/sdX) run_sfdisk_line "$1"; table=$1 last_table="$size|$1" ;;
-	sudo\ mkfs.*\ /dev/sdX[0-9]) run_mkfs_line "$1" ;;
-	sudo\ mount\ -o\ active_logs=[246]\ /dev/sdX[0-9]\ /mnt) run_mount_line "$1" || return 0 ;;
+	printf\ *\ sudo\ sfdisk\ "$named") run_sfdisk_line "$1"; table=$1 last_table="$size|$1" ;;
+	sudo\ mkfs.*\ "$pfx"[0-9]) run_mkfs_line "$1" ;;
+	sudo\ mount\ -o\ active_logs=[246]\ "$pfx"[0-9]\ /mnt) run_mount_line "$1" || return 0 ;;
 	*) fail "$what: '$1' is not a line this test knows how to run" ;;
 	esac
 	ran=$((ran + 1))
@@ -257,7 +261,17 @@ check_report() {
 		printf '%s\n' "$text" | grep -qxF "    flashbench --capacity $spec" ||
 			fail "$what: no --capacity command in the read-only advice"
 	fi
+	# the card by its name: a block device's own node and partitions, else the placeholder
+	case $spec in
+	/dev/*) named=$(realpath "$spec") ;;
+	*) named=/dev/sdX ;;
+	esac
+	pfx=$named
+	[[ $named != /dev/sdX && $named == *[0-9] ]] && pfx=${named}p
 	lines=$(printf '%s\n' "$text" | sed -nE 's/^ *(\$ )?((sudo|printf|flashbench) .*)/\2/p')
+	printf '%s\n' "$lines" | grep -q "sudo sfdisk $named\$" || fail "$what: the partition script does not name $named: $lines"
+	! printf '%s\n' "$lines" | grep -E '^sudo (mkfs|mount)' | grep -qvF -- " $pfx" ||
+		fail "$what: a filesystem line that does not name a partition of $named: $lines"
 	printf '%s\n' "$lines" | grep -q sfdisk || fail "$what: no partition script: $text"
 	while IFS= read -r line; do
 		run_line "$line"

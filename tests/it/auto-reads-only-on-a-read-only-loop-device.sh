@@ -20,7 +20,7 @@ expect_rc 0
 expect_out "^\\\$ .*flashbench --auto $loop\$"
 expect_out "size: +268435456"
 expect_out "^  erase block size "
-expect_out "sudo sfdisk /dev/sdX\$"
+expect_out "sudo sfdisk $loop\$"	# the advice names the device measured
 expect_out "^align [0-9]+	pre "
 grep -qE '^[0-9]+ +open(at2?)?\(.*"'"$loop"'"' "$T/trace" || fail "strace saw no open of $loop: $(head -n 3 "$T/trace")"
 opens=$(grep -E '^[0-9]+ +open(at2?)?\(' "$T/trace" | grep -E 'O_(RDWR|WRONLY)')

@@ -93,7 +93,7 @@ python3 - "$T/class.json" "$s0" "$s1" <<'PY' || fail "--class: the figures are n
 import json, sys
 c, s0, s1 = json.load(open(sys.argv[1]))["class"], sys.argv[2].split(), sys.argv[3].split()
 dev_read, dev_written = 512 * (int(s1[0]) - int(s0[0])), 512 * (int(s1[1]) - int(s0[1]))
-assert dev_written > c["conditions"]["planned_write_bytes"], (dev_written, c)	# the restore wrote too
+assert dev_written > c["sustained_writes"]["written_bytes"], (dev_written, c)	# the restore wrote too
 for name, ours, dev in (("read", c["read_bytes"], dev_read), ("written", c["written_bytes"], dev_written)):
     assert abs(ours - dev) <= dev / 100, "--class: %s %d bytes, the device counted %d" % (name, ours, dev)
 PY

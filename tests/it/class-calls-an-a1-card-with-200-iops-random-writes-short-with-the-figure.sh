@@ -15,7 +15,7 @@ first=$(printf '%s\n' "$out" | head -n 1)
 iops=${BASH_REMATCH[1]}
 [ "$iops" -ge 150 ] && [ "$iops" -le 250 ] || fail "random writes at $iops IOPS, want about 200"
 [[ $first == *"C10 met, U1 met" ]] || fail "first line: $first"
-expect_out "^A1 +random 4KiB writes +1 +500 IOPS +$iops IOPS +short -[0-9]+%$"
+expect_out "^A1 +random 4KiB writes +1 +500 IOPS +$iops IOPS +short -[0-9]+% \\(high\\)$"
 expect_out "^A1 +random 4KiB reads +1 +1500 IOPS +[0-9]+ IOPS +met "
 expect_out "^A1 +sustained sequential writes +1 +10M/s .* met "
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# --class states up front what it writes; --max-write smaller than that is
-# refused before any I/O (exit 2, one line) naming the smallest value that
-# works, and that value runs. Test data and the restore both count.
+# --class states up front what it writes; --max-write smaller than the least
+# it needs (the area once, the random writes, the restore) is refused before
+# any I/O (exit 2, one line) naming the smallest value that works, and that
+# value runs, writing the area once. Test data and the restore both count.
 . "$(dirname "$0")/../lib.sh"
 
 spec="sim:rpi-a2,trace=$T/trace"
@@ -9,7 +10,7 @@ spec="sim:rpi-a2,trace=$T/trace"
 run "$FB" --class --max-write=100MiB "$spec"
 expect_rc 2
 [ "$(printf '%s\n' "$errout" | wc -l)" = 1 ] || fail "not one line: $errout"
-[[ $errout =~ ^flashbench:\ --max-write=100MiB:\ --class\ writes\ up\ to\ 144MiB\ .*:\ use\ --max-write=([0-9]+M)\ or\ more$ ]] ||
+[[ $errout =~ ^flashbench:\ --max-write=100MiB:\ --class\ writes\ at\ least\ 144MiB\ .*:\ use\ --max-write=([0-9]+M)\ or\ more$ ]] ||
 	fail "message: $errout"
 want=${BASH_REMATCH[1]}
 [ ! -s "$T/trace" ] || fail "the refused run did I/O: $(head -n 3 "$T/trace")"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # -O --plot of a run that collapses marks the block size from which the
 # rate falls with the block size ("collapses from 2MiB": that row a quarter
-# or more below the one above it, every smaller one lower again); a run
+# or more below the one above it, every smaller one lower again), its label
+# beside the line where it touches no data (tests/svg_series.py); a run
 # that holds gets no such mark.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
@@ -26,6 +27,7 @@ for card in "--open-au-nr=9 sim:sdhc-good" "--open-au-nr=2 sim:microsd-cheap"; d
 		fail "$card: the table shows no collapse below its first row: $out"
 	grep -q "<g class=\"mark\">.*>collapses from $at</text>" "$T/c.svg" ||
 		fail "$card: no mark at $at where the rate collapses: $(grep -o 'class="mark".*' "$T/c.svg" | head -n 2)"
+	python3 "$TESTS_DIR/svg_series.py" "$T/c.svg" >"$T/series" 2>/dev/null || fail "$card: $(head -n 2 "$T/series")"
 done
 run "$FB" -O --open-au-nr=8 --plot="$T/h.svg" sim:sdhc-good
 expect_rc 0

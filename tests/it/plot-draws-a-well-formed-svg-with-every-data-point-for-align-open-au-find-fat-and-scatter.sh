@@ -4,7 +4,8 @@
 # the usual text output; 3*2^n boundaries apart from the 2^n line, a log rate
 # axis in bytes/s, a footer with device, test and date; --auto draws every
 # test it ran as panels: -a with its marks, a line per --open-au run (dashed
-# where it collapsed, ticks at its 3*2^n block sizes), --find-fat shaded.
+# where it collapsed, ticks at its 3*2^n block sizes, a colour per N, circles
+# for linear runs and squares for random ones), --find-fat shaded.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 dev=sim:sdxc-tlc
@@ -47,7 +48,7 @@ elif test == "auto":
     assert len(fat) == 6 and fat[0].find(NS + "polyline[@class='shade']") is not None, len(fat)
     series = panels[1].findall(NS + "g[@class='series']")
     # with 12MiB erase blocks the ticks are where the points are (3*2^n), not at 2^n
-    xs = sorted({float(c.get("data-x")) for g in series for c in g.iter(NS + "circle")})
+    xs = sorted({float(c.get("data-x")) for g in series for c in g.iter() if c.get("class") == "point"})
     labels = {"".join(t.itertext()) for t in panels[1].iter(NS + "text")}
     mib = {"%gMiB" % (x / 1048576) for x in xs if x >= 1048576}
     assert mib and mib <= labels, (sorted(mib), sorted(labels))
@@ -61,6 +62,17 @@ elif test == "auto":
     for g, r in zip(sorted(series, key=lambda g: g.get("data-name")), sorted(runs, key=lambda r: "N=%d%s, %s" % (r["nr"], " random" if r["random"] else "", "collapses" if r["verdict"] == "collapsed" else "holds"))):
         dashed = "stroke-dasharray" in ET.tostring(g.find(NS + "polyline")).decode()
         assert dashed == (r["verdict"] == "collapsed"), (g.get("data-name"), r["verdict"])
+        # linear runs circles, random runs squares; one colour for the same N in both modes
+        shape = {e.tag for e in g.iter() if e.get("class") == "point"}
+        assert shape == {NS + ("rect" if r["random"] else "circle")}, (g.get("data-name"), shape)
+    # (runs that coincide share one legend entry and its look: the others)
+    alone = [g for e in panels[1].iter(NS + "g") if e.get("class") == "entry"
+             for m in [e.get("data-members").split()] if len(m) == 1 for g in [series[int(m[0])]]]
+    colour = {}
+    for g in alone:
+        n = g.get("data-name").split(",")[0].split()[0]
+        colour.setdefault(n, set()).add(g.find(NS + "polyline").get("stroke"))
+    assert alone and all(len(c) == 1 for c in colour.values()), colour
 elif test == "scatter":
     want = [(p["offset_bytes"], p["min_ns"]) for p in data["scatter"]["points"]]
     assert pts[0] == want, (pts[0][:3], want[:3])

@@ -1,0 +1,271 @@
+/*
+ * --auto's progress line (lib/progress.h): its steps, "step N of M" with M
+ * the steps that will run, and the plan of what is left, restated before
+ * each measurement from what the run has learnt, so that the run ETA comes
+ * from the work left and the rates measured so far:
+ *   alignment  -a runs until two agree (one more while the erase size is
+ *              unsure), each as many reads as the last one;
+ *   FAT area   the linear reference and one --find-fat run;
+ *   open-AU    from the search's bracket (auto_bracket): runs past the
+ *   searches   largest N that held until one collapses, then bisecting,
+ *              then the replicas at the two N that decide (add_run: the
+ *              rows each writes; settle passes count as pauses); runs are
+ *              keyed by what the bracket expects of them (hold, collapse),
+ *              whose rates differ tenfold;
+ *   class      the area written and restored, the random phases (4 s each
+ *              at most).
+ * Before a search has a bracket it is planned as a card that keeps four
+ * blocks open. The figures are estimates: the step's work is only known as
+ * it goes.
+ */
+#include <string.h>
+
+#include "auto/auto_state.h"
+#include "lib/progress.h"
+
+#define MiB (1ull << 20)
+#define PLAN_MAX 64
+#define EXPECTED_OPEN 4		/* a search without a bracket yet: most cards keep 1..6 open */
+#define CLASS_AREA (64 * MiB)	/* as checks/class.c plans it */
+#define CLASS_LINK (32 * MiB)
+#define CLASS_PHASE_NS 4000000000ll
+
+enum { KEY_HOLDS = 1, KEY_COLLAPSES = 2, KEY_RANDOM_HOLDS = 3 };
+
+static const struct progress_step steps[AUTO_STEPS] = {
+	[AUTO_STEP_CAPACITY] = { "capacity", 5, 2 },
+	[AUTO_STEP_ALIGN] = { "alignment", 6, 3 },
+	[AUTO_STEP_FAT] = { "FAT area", 30, 1 },
+	[AUTO_STEP_OPEN] = { "open blocks", 40, 8 },
+	[AUTO_STEP_RANDOM] = { "random writes", 19, 4 },
+	[AUTO_STEP_CLASS] = { "speed class", 5, 4 },
+};
+
+static int current = AUTO_STEP_ALIGN;
+static unsigned int class_expected;	/* what --class will check (class_claims_known) */
+
+static bool class_planned(const struct autostate *s)
+{
+	return s->o->destructive && class_expected;
+}
+
+static bool simulated(const struct autostate *s)
+{
+	return dev_simulated(s->d);
+}
+
+struct plan {
+	struct progress_work w[PLAN_MAX];
+	int n;
+};
+
+static void add(struct plan *p, uint64_t bytes, uint64_t io, bool write, int64_t max_ns, int key)
+{
+	if (p->n < PLAN_MAX && bytes > 0)
+		p->w[p->n++] = (struct progress_work){ bytes, (uint32_t)io, write, max_ns, key };
+}
+
+/* -a: the reads of the last run (or of a first one on this device), for the runs still to come */
+static void plan_alignment(const struct autostate *s, struct plan *p)
+{
+	int want = s->nalign < 2 ? 2 : s->erase.conf >= CONF_MEDIUM ? s->nalign : s->nalign + 1;
+	uint64_t bytes = 0, bs = ALIGN_BLOCKSIZE;
+
+	if (want > ALIGN_MAX_RUNS)
+		want = ALIGN_MAX_RUNS;
+	if (s->nalign > 0) {
+		const struct align_result *r = &s->align_runs[s->nalign - 1];
+		bs = r->blocksize;
+		for (int i = 0; i < r->nrows; i++)
+			bytes += 3ull * (uint64_t)r->rows[i].positions * (uint64_t)r->count * r->blocksize;
+	} else {
+		int rows = 0;	/* boundaries from twice the block size up, 3*2^n ones between */
+		for (uint64_t b = 2 * bs; b < s->d->size / 7; b *= 2)
+			rows += 2;
+		bytes = (uint64_t)rows * 21 * (uint64_t)(s->p->count > 0 ? s->p->count : 8) * bs;
+	}
+	for (int k = s->nalign; k < want; k++)
+		add(p, bytes, bs, false, 0, 0);
+}
+
+static uint64_t erase_size(const struct autostate *s)
+{
+	return s->erasesize ? s->erasesize : s->erase.bytes ? s->erase.bytes : FALLBACK_ERASE;
+}
+
+/*
+ * One open-AU run at N: rows of N erase blocks, in I/Os of the decision
+ * rows' size. A first run that holds writes its settling row and both
+ * decision rows; one that collapses stops after the first; a replica of a
+ * hold writes its settling row and the smaller decision row only.
+ */
+static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, int key,
+		    int rows)
+{
+	uint64_t e = erase_size(s);
+
+	add(p, (uint64_t)rows * (uint64_t)nr * e, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
+	    true, 0, key == KEY_HOLDS && random ? KEY_RANDOM_HOLDS : key);
+}
+
+enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
+
+/* The runs a search still needs, from its bracket; limit: the largest N it may test. */
+static void plan_search(const struct autostate *s, struct plan *p, bool random, long long limit)
+{
+	struct bracket b = auto_bracket(s, random);
+	long long hold = b.hold, collapse = b.collapse;
+	int hold_runs = hold > 0 ? auto_replicas(s, hold, random) : 0;
+	int collapse_runs = collapse ? auto_replicas(s, collapse, random) : 0;
+
+	if (limit < 1)
+		limit = 1;
+	if (!collapse) {
+		/*
+		 * Not collapsed yet: on as the search goes (one at a time up to 5,
+		 * then by half) to twice the largest N that held, at least one
+		 * past the usual count, where it is planned to collapse; then
+		 * bisecting down to the limit.
+		 */
+		long long to = 2 * hold > EXPECTED_OPEN + 1 ? 2 * hold : EXPECTED_OPEN + 1, nr = hold;
+		while (nr < to && nr < limit) {
+			nr = nr < 5 ? nr + 1 : nr + nr / 2;
+			nr = nr > limit ? limit : nr;
+			bool last = nr >= to || nr >= limit;
+			add_run(s, p, nr, random, last ? KEY_COLLAPSES : KEY_HOLDS,
+				last ? ROWS_COLLAPSE : ROWS_HOLD);
+			if (!last)
+				hold = nr;
+		}
+		collapse = nr > hold ? nr : 0;
+		hold_runs = collapse_runs = 1;
+		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
+			long long mid = lo + (hi - lo) / 2;
+			add_run(s, p, mid, random, 0, ROWS_HOLD);
+			lo = mid;
+		}
+	} else {
+		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
+			long long mid = lo + (hi - lo) / 2;
+			add_run(s, p, mid, random, 0, ROWS_HOLD);
+			lo = mid;
+		}
+	}
+	/* the replicas at the two N that decide: two runs each */
+	for (int k = hold_runs; hold > 0 && k < 2; k++)
+		add_run(s, p, hold, random, KEY_HOLDS, ROWS_REPLICA);
+	for (int k = collapse_runs; collapse && k < 2; k++)
+		add_run(s, p, collapse, random, KEY_COLLAPSES, ROWS_COLLAPSE);
+}
+
+/* The linear reference (twice) and one --find-fat run over the first erase blocks. */
+static void plan_fat(const struct autostate *s, struct plan *p)
+{
+	uint64_t e = erase_size(s), page = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
+
+	for (int k = auto_replicas(s, 1, false); k < 2; k++)
+		add(p, ROWS_HOLD * e, e >> LINEAR_ROW_SHIFT, true, 0, KEY_HOLDS);
+	if (!s->have_fat)	/* (nfat counts the run under way: have_fat, the first one done) */
+		add(p, 2ull * (uint64_t)(s->p->fat_nr > 0 ? s->p->fat_nr : 6) * e, page, true, 0, 0);
+}
+
+/* The link's reads and the writes; saving and restoring (not on a simulated card); the random phases. */
+static void plan_class(const struct autostate *s, struct plan *p)
+{
+	int copies = simulated(s) ? 1 : 2;
+
+	if (s->cls)
+		return;
+	add(p, CLASS_LINK + (copies - 1) * CLASS_AREA, 4 * MiB, false, 0, 0);
+	add(p, (uint64_t)copies * CLASS_AREA, 4 * MiB, true, 0, 0);
+	for (int k = 0; k < (class_expected & CLASS_KNOWN_QUEUED ? 2 : 1); k++) {
+		if (!(class_expected & CLASS_KNOWN_APP))
+			break;
+		add(p, 2048 * 4096, 4096, false, CLASS_PHASE_NS, 0);
+		add(p, 2048 * 4096, 4096, true, CLASS_PHASE_NS, 0);
+	}
+}
+
+static void plan_step(const struct autostate *s, struct plan *p, int step)
+{
+	bool lin_exact = s->have_lin && s->lin.n > 0 && !s->lin.at_least;
+
+	switch (step) {
+	case AUTO_STEP_ALIGN:
+		plan_alignment(s, p);
+		break;
+	case AUTO_STEP_FAT:
+		plan_fat(s, p);
+		break;
+	case AUTO_STEP_OPEN:
+		plan_search(s, p, false, OPEN_AU_MAX_NR);
+		break;
+	case AUTO_STEP_RANDOM:
+		plan_search(s, p, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
+		break;
+	case AUTO_STEP_CLASS:
+		plan_class(s, p);
+		break;
+	default:
+		break;
+	}
+}
+
+
+/*
+ * The plan restated from the state: this step's work from now on (the
+ * capacity and class checks state their own), and the later steps'. The
+ * key of this step's first item: that of the measurement about to start.
+ */
+static int update(const struct autostate *s)
+{
+	struct plan now = { .n = 0 }, later = { .n = 0 };
+
+	for (int step = current; step < AUTO_STEPS; step++) {
+		if (!s->o->destructive && step != AUTO_STEP_ALIGN)
+			continue;
+		if (step == AUTO_STEP_CLASS && !class_planned(s))
+			continue;
+		if (step == current && (step == AUTO_STEP_CAPACITY || step == AUTO_STEP_CLASS))
+			continue;
+		plan_step(s, step == current ? &now : &later, step);
+	}
+	if (current != AUTO_STEP_CAPACITY && current != AUTO_STEP_CLASS)
+		progress_step_plan(now.w, now.n);
+	progress_run_plan(later.w, later.n);
+	return now.n ? now.w[0].key : 0;
+}
+
+void auto_progress_update(const struct autostate *s)
+{
+	update(s);
+}
+
+/* Before each measurement: what it and the rest will take, as the state now says. */
+static int before_measurement(void *arg)
+{
+	return update(arg);
+}
+
+void auto_progress_begin(const struct autostate *s)
+{
+	class_expected = s->o->destructive ? class_claims_known(s->d, s->o->claim, "/sys") : 0;
+	if (s->o->destructive) {
+		progress_run_begin(steps, AUTO_STEPS);
+		if (!class_planned(s))
+			progress_run_skip(AUTO_STEP_CLASS);
+		current = AUTO_STEP_CAPACITY;
+	} else {	/* read-only: alignment is the only step */
+		progress_run_begin(steps + AUTO_STEP_ALIGN, 1);
+		current = AUTO_STEP_ALIGN;
+	}
+	progress_on_start(before_measurement, (void *)s);
+	auto_progress_update(s);
+}
+
+void auto_progress_step(const struct autostate *s, int step)
+{
+	current = step;
+	progress_run_step(s->o->destructive ? step : 0);
+	auto_progress_update(s);
+}

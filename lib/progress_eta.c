@@ -1,0 +1,185 @@
+/*
+ * The progress line's ETA: how long planned work takes at the rates
+ * measured so far (lib/progress.c feeds it). Pure arithmetic, no clock.
+ *
+ * I/O is told apart by kind, reads and writes, and size: small I/Os (below
+ * 128 KiB) cost about the same per I/O whatever their size, large ones
+ * about the same per byte. Per kind and size, time = a * I/Os + b * bytes
+ * is fitted by least squares to what was measured (batches of I/O with
+ * their time); where the batches do not tell a from b (all of one size),
+ * the time is per I/O (small) or per byte (large). Work of a kind not
+ * measured yet borrows from what was (class_ns), else takes a slow card's
+ * rates (20 MB/s reads, 10 MB/s writes, 0.5 and 2 ms per small I/O). A caller
+ * that knows its measurements differ beyond kind and size (open-AU runs
+ * that hold and runs that collapse, ten times slower) gives them a key:
+ * work of a key goes at the rate measured for that key, where there is one.
+ */
+#include "lib/progress_eta.h"
+
+#include <math.h>
+#include <string.h>
+
+#define SMALL_IO (128u * 1024)
+#define DEFAULT_READ_NS_PER_BYTE (1e9 / 20e6)
+#define DEFAULT_WRITE_NS_PER_BYTE (1e9 / 10e6)
+#define DEFAULT_READ_IO_NS 500e3
+#define DEFAULT_WRITE_IO_NS 2e6
+#define LARGE_WRITE_OVER_READ 2.0	/* SD cards: reads about twice as fast as writes */
+#define SMALL_WRITE_OVER_READ 8.0	/* A1 cards 3x, cheap cards a hundred times and more */
+#define MIN_NS 1e6	/* less measured than this: not a rate yet */
+
+static int class_of(bool write, uint64_t io_bytes)
+{
+	return (write ? 2 : 0) + (io_bytes < SMALL_IO ? 1 : 0);
+}
+
+static void fit_add(struct progress_fit *f, double ios, double bytes, double ns)
+{
+	f->ios += ios;
+	f->bytes += bytes;
+	f->ns += ns;
+	f->ii += ios * ios;
+	f->ib += ios * bytes;
+	f->bb += bytes * bytes;
+	f->it += ios * ns;
+	f->bt += bytes * ns;
+}
+
+void progress_rates_add(struct progress_rates *r, int key, bool write, uint64_t io_bytes, double ios,
+			double bytes, double ns)
+{
+	if (!(ns > 0) || !(bytes > 0))
+		return;
+	fit_add(&r->c[class_of(write, io_bytes)], ios, bytes, ns);
+	if (key > 0 && key <= PROGRESS_KEYS)
+		fit_add(&r->k[key - 1], ios, bytes, ns);
+}
+
+/*
+ * a (ns per I/O) and b (ns per byte) of one class; false if nothing was
+ * measured. Large I/O is per byte only (its transfer dominates; a latency
+ * fitted across runs of different rates would be an artefact of the mix).
+ */
+static bool fit(const struct progress_fit *f, bool small, double *a, double *b)
+{
+	if (f->ns < MIN_NS || f->bytes <= 0)
+		return false;
+	double det = f->ii * f->bb - f->ib * f->ib;
+	if (small && det > 1e-6 * f->ii * f->bb) {
+		*a = (f->it * f->bb - f->bt * f->ib) / det;
+		*b = (f->bt * f->ii - f->it * f->ib) / det;
+		if (*a >= 0 && *b >= 0)
+			return true;
+	}
+	*a = small ? f->ns / f->ios : 0;
+	*b = small ? 0 : f->ns / f->bytes;
+	return true;
+}
+
+/* ns per I/O and per byte of large I/O of a kind: its own, the other kind's, or a slow card's */
+static void large_rate(const struct progress_rates *r, bool write, double *a, double *b)
+{
+	if (fit(&r->c[class_of(write, SMALL_IO)], false, a, b))
+		return;
+	if (fit(&r->c[class_of(!write, SMALL_IO)], false, a, b)) {
+		double k = write ? LARGE_WRITE_OVER_READ : 1 / LARGE_WRITE_OVER_READ;
+		*a *= k;
+		*b *= k;
+		return;
+	}
+	*a = 0;
+	*b = write ? DEFAULT_WRITE_NS_PER_BYTE : DEFAULT_READ_NS_PER_BYTE;
+}
+
+/*
+ * Time of ios I/Os of io bytes each (bytes in all) of one class, borrowing
+ * where unmeasured: large I/O from the other kind's large I/O; small reads
+ * from large reads (per byte, and a latency), small writes from small reads
+ * (writes cost more), else from large writes; never large from small (one
+ * small write may cost a block's collection).
+ */
+static double class_ns(const struct progress_rates *r, bool write, double io, double ios,
+		       double bytes)
+{
+	bool small = io < SMALL_IO;
+	double a, b;
+
+	if (fit(&r->c[class_of(write, (uint64_t)io)], small, &a, &b))
+		return a * ios + b * bytes;
+	if (small && write && fit(&r->c[class_of(false, (uint64_t)io)], true, &a, &b))
+		return SMALL_WRITE_OVER_READ * (a * ios + b * bytes);
+	large_rate(r, write, &a, &b);
+	if (!small)
+		return a * ios + b * bytes;
+	double latency = write ? DEFAULT_WRITE_IO_NS : DEFAULT_READ_IO_NS;
+	return bytes * (b > 0 ? b : a / SMALL_IO) + ios * latency;
+}
+
+/* Work of mixed sizes (io_bytes 0): the kind's time per byte over everything measured. */
+static double mixed_ns(const struct progress_rates *r, bool write, double bytes)
+{
+	double ns = 0, moved = 0;
+
+	for (int k = 0; k < 2; k++) {
+		const struct progress_fit *f = &r->c[class_of(write, k ? 0 : SMALL_IO)];
+		ns += f->ns;
+		moved += f->bytes;
+	}
+	if (ns >= MIN_NS && moved > 0)
+		return bytes * ns / moved;
+	return class_ns(r, write, SMALL_IO, bytes / SMALL_IO, bytes);
+}
+
+double progress_work_ns(const struct progress_rates *r, const struct progress_work *w)
+{
+	double bytes = (double)w->bytes, ns;
+
+	double a, b;
+
+	if (w->bytes == 0)
+		return 0;
+	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
+	/* a key not measured yet goes at key 1's rate: the caller's usual case */
+	if (w->key > 0 && w->key <= PROGRESS_KEYS &&
+	    (fit(&r->k[w->key - 1], small, &a, &b) || fit(&r->k[0], small, &a, &b)))
+		ns = a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes;
+	else if (w->io_bytes == 0)
+		ns = mixed_ns(r, w->write, bytes);
+	else
+		ns = class_ns(r, w->write, w->io_bytes, ceil(bytes / w->io_bytes), bytes);
+	if (w->max_ns > 0 && ns > (double)w->max_ns)
+		ns = (double)w->max_ns;
+	return ns;
+}
+
+double progress_plan_ns(const struct progress_rates *r, const struct progress_work *items, int n)
+{
+	double ns = 0, gap = r->gaps > 0 ? r->gap_ns / r->gaps : 0;
+
+	for (int i = 0; i < n; i++)
+		ns += progress_work_ns(r, &items[i]) + gap;
+	return ns;
+}
+
+double progress_current_ns(const struct progress_rates *r, const struct progress_work *w,
+			   uint64_t done, double elapsed_ns)
+{
+	struct progress_work left = *w;
+	double ns;
+
+	left.max_ns = 0;
+	left.bytes = done < w->bytes ? w->bytes - done : 0;
+	ns = progress_work_ns(r, &left);
+	if (done > 0) {
+		/* its own rate, trusted more the further it got (in bytes, or in its time) */
+		double own = elapsed_ns * (double)left.bytes / (double)done;
+		double got = (double)done / (double)w->bytes;
+		if (w->max_ns > 0 && elapsed_ns / (double)w->max_ns > got)
+			got = elapsed_ns / (double)w->max_ns;
+		double trust = 4.0 * got > 1 ? 1 : 4.0 * got;
+		ns = trust * own + (1 - trust) * ns;
+	}
+	if (w->max_ns > 0 && ns > (double)w->max_ns - elapsed_ns)
+		ns = (double)w->max_ns - elapsed_ns;
+	return ns > 0 ? ns : 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * The ETA's arithmetic (lib/progress_eta.c): what was measured so far, per
+ * kind of I/O, and how long planned work takes at those rates. Used by
+ * lib/progress.c; no clock, so tests can feed it any history.
+ */
+#ifndef FB_PROGRESS_ETA_H
+#define FB_PROGRESS_ETA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/progress.h"
+
+/* sums for a least-squares fit of time = a * I/Os + b * bytes */
+struct progress_fit {
+	double ios, bytes, ns;
+	double ii, ib, bb, it, bt;
+};
+
+struct progress_rates {
+	struct progress_fit c[4];	/* reads large, reads small, writes large, writes small */
+	struct progress_fit k[PROGRESS_KEYS];	/* work given a key, by key */
+	double gap_ns;			/* pauses between measurements, in all */
+	int gaps;
+};
+
+/* A batch measured: ios I/Os of io_bytes each, bytes in all, in ns; of a key (0: none). */
+void progress_rates_add(struct progress_rates *r, int key, bool write, uint64_t io_bytes, double ios,
+			double bytes, double ns);
+/* How long the work takes at the rates measured (its max_ns at most). */
+double progress_work_ns(const struct progress_rates *r, const struct progress_work *w);
+/* The items, and a pause as long as the average so far before each. */
+double progress_plan_ns(const struct progress_rates *r, const struct progress_work *items, int n);
+/* The time left in the current measurement w, done bytes of it after elapsed_ns. */
+double progress_current_ns(const struct progress_rates *r, const struct progress_work *w,
+			   uint64_t done, double elapsed_ns);
+
+#endif
