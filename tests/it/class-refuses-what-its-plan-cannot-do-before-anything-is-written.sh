@@ -20,7 +20,7 @@ expect_usage_error "--max-write=1" "use --max-write=128M or more"
 : > "$trace"
 run "$FB" --class --claim=C10 --max-write=130M "sim:sdxc-tlc,claims=none,trace=$trace"
 expect_rc 1
-expect_err "^flashbench: --max-write=130M: --class writes up to 144MiB .*use --max-write=144M or more \(the erase size was measured first, with -a: read only, nothing written\)$"
+expect_err "^flashbench: --max-write=130M: --class writes at least 144MiB .*use --max-write=144M or more \(the erase size was measured first, with -a: read only, nothing written\)$"
 [ "$(writes)" = 0 ] || fail "a refused --max-write wrote $(writes) bytes"
 
 : > "$trace"
