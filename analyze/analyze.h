@@ -63,6 +63,13 @@
  *   FAT_SCATTER       0.15     --find-fat columns scattering more    a page-mapped block saves >= 15% on
  *                              than this: "none" is medium at most   writes of a page or two (FAT rows)
  *                              (twice as much: low)
+ *   FAT_MIN_SPEEDUP   1.15     leading columns this much over the    the same saving; the simulator's
+ *                              typical later one stand out           FAT areas: 1.3x at a page
+ *   FAT_SHARE         0.7      ... and faster than every later       a fast later column: open slots,
+ *                              column in this share of the rows: a   not the place (issue 27: columns
+ *                              FAT area (0.85: high when clear)      1 and 4 fast, no FAT area)
+ *   FAT_CLEAR         1.5      a FAT area under 1.5x the fastest     a RAM buffer makes the first writes
+ *                              later column is low confidence        after a pause ~1.4x faster
  *
  * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
  * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
@@ -97,6 +104,10 @@
 #define SETTLE_QUIET 1.4
 #define REFERENCE_AGREE 0.1
 #define FAT_SCATTER 0.15
+#define FAT_MIN_SPEEDUP 1.15
+#define FAT_SHARE 0.7
+#define FAT_SURE_SHARE 0.85
+#define FAT_CLEAR 1.5
 #define NOISE_GATE 0.25
 
 /* -a data -> erase-block size and page size */
