@@ -433,14 +433,15 @@ static int small_fat_rows(const struct rate_result *r, uint64_t e, uint64_t div,
  * The leading k columns of one row against every later one: how much faster
  * the slowest leading column is than the fastest later column (margin) and
  * than the typical later one (speedup), and which later columns are fast:
- * nearer the leading ones than the typical later column, in ratio. A fast
- * later column means the speed comes from the card's open slots (the erase
- * block in its random slot alternates), not from the place: no FAT area
- * (doc/card-facts.md, Writes).
+ * FAT_MIN_SPEEDUP over the typical later column and nearer the leading
+ * ones than it, in ratio. A fast later column means the speed comes from
+ * the card's open slots (the erase block in its random slot alternates),
+ * not from the place: the row shows no FAT area (doc/card-facts.md, Writes).
  */
 struct fat_row_look {
 	double margin, speedup;
 	bool stands_out;	/* the leading columns are FAT_MIN_SPEEDUP over the typical later one */
+	bool wins;		/* ... and FAT_ROW_MARGIN over every later one, none of them fast */
 	uint64_t fast;		/* bit c: later column c is fast */
 };
 
@@ -458,9 +459,10 @@ static void look_at_fat_row(const struct rate_row *row, int ncols, int k, struct
 	l->speedup = lead / typical;
 	l->stands_out = l->speedup >= FAT_MIN_SPEEDUP;
 	l->fast = 0;
-	for (int c = k; c < ncols && l->stands_out; c++)
-		if (row->rate[c] * row->rate[c] >= lead * typical)
+	for (int c = k; c < ncols; c++)
+		if (row->rate[c] >= FAT_MIN_SPEEDUP * typical && row->rate[c] * row->rate[c] >= lead * typical)
 			l->fast |= 1ull << c;
+	l->wins = l->margin >= FAT_ROW_MARGIN && !l->fast;
 }
 
 /* The leading k columns against the rest, over the deciding rows. */
@@ -485,8 +487,8 @@ static void fat_split(const struct rate_row *const *rows, int n, int ncols, int 
 		margin[i] = l.margin;
 		speedup[i] = l.speedup;
 		sp->stood_out += l.stands_out;
-		sp->wins += l.stands_out && !l.fast;
-		for (int c = k; c < ncols; c++)
+		sp->wins += l.wins;
+		for (int c = k; c < ncols && l.stands_out; c++)
 			fast_rows[c] += (l.fast >> c) & 1;
 	}
 	for (int c = k; c < ncols; c++)

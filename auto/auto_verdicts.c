@@ -35,8 +35,10 @@ static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned in
  * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
  * that cannot go random are several per block, or from the mapping unit
  * up, after a settling row of linear writes. The random reference measures
- * every row from E/4 down (at E/2, two chunks a block, the order is not
- * random enough to tell).
+ * every row from E/2 down: two chunks a block, written back to front, are
+ * too few to count random blocks with, but they show a mapping unit of half
+ * a block (doc/card-facts.md, Writes: without it such a card read as "no
+ * random block" for sure, issue 27).
  */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
 {
@@ -63,7 +65,7 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 		p->first = 4 * d1 <= e ? 4 * d1 : e;
 	}
 	if (reference && random)	/* every row with out-of-order writes: the mapping unit */
-		p->first = decision_row(e, lowest, 2, s->d->lbs);
+		p->first = decision_row(e, lowest, 1, s->d->lbs);
 }
 
 static bool run_counts(const struct autostate *s, const struct au_run *r, long long nr, bool random)
@@ -361,9 +363,10 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
 	/*
-	 * A cliff: a row that keeps up (HOLD_RATIO) at twice the rate of the
-	 * row below or more (the unit is copied by every smaller write), and
-	 * every larger row keeping up too. A card that cannot write out of order at all slows down gradually
+	 * A cliff: a row that keeps up (HOLD_RATIO) while the row below runs at
+	 * MAP_UNIT_CLIFF of its rate or less (the unit is copied by every smaller
+	 * write: a write of half the unit costs at least its own time and the
+	 * unit's), and every larger row keeping up too. A card that cannot write out of order at all slows down gradually
 	 * instead (a backward write into a block with few chunks left costs
 	 * little): no mapping unit.
 	 */
@@ -379,7 +382,7 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 		r[n++] = v / ref;
 	}
 	for (int k = 1; k < n; k++) {
-		if (r[k] < HOLD_RATIO || r[k - 1] > r[k] / 2)
+		if (r[k] < HOLD_RATIO || r[k - 1] > MAP_UNIT_CLIFF * r[k])
 			continue;
 		for (int j = k + 1; j < n; j++)
 			if (r[j] < HOLD_RATIO)
@@ -518,7 +521,7 @@ static enum confidence deciding_conf(const struct autostate *s, bool random, lon
  * of E/8 or more the decision rows have a few chunks each, and one random
  * block too many shows weakly (bench/calibration). And "no random block"
  * while random writes to one block kept up with linear ones at some size
- * of four chunks a block or more may be a mapping unit that did not show
+ * of two chunks a block or more may be a mapping unit that did not show
  * as one.
  */
 static void limit_random_rows(const struct autostate *s, bool random, struct count_estimate *out,
@@ -536,7 +539,7 @@ static void limit_random_rows(const struct autostate *s, bool random, struct cou
 	}
 	if (out->n || out->at_least)
 		return;
-	for (uint64_t b = s->erasesize / 4; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
+	for (uint64_t b = s->erasesize / 2; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
 		double r = auto_best_rate(s, 1, true, b), l = linear_ref(s, 1, b);
 		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
 			char sz[FMT_BUF];
@@ -621,6 +624,26 @@ static void note_settles(const struct autostate *s, struct count_estimate *out)
  * erase blocks open), else NULL. A lower bound is not the count: "at least
  * N" never claims more than low confidence.
  */
+/*
+ * At twice the card's erase size (a busy host lifts the -a row of twice the
+ * erase block to the level, or sysfs gives an allocation unit of two), random
+ * writes to one block fill two of the card's random slots while linear ones
+ * use one at a time: the random count comes out half the card's, at most
+ * half the linear count, and its runs agree on it (issue 27: 3 random slots
+ * read as 1 at high confidence, the erase size twice the card's at medium).
+ * On an erase size that is not sure, such a count is low.
+ */
+static void limit_random_by_unsure_erase(const struct autostate *s, bool random,
+					 struct count_estimate *out)
+{
+	bool sure = s->erasesize == s->erase.bytes && s->erase.conf >= CONF_HIGH;
+	if (!random || sure || !s->have_lin || s->lin.at_least || out->at_least ||
+	    2 * out->n > s->lin.n)
+		return;
+	auto_limit_conf(out, CONF_LOW, "the erase size is not sure: at twice the card's, random "
+			"writes to one block fill two random slots and the count is half the card's");
+}
+
 void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 			      struct count_estimate *out)
 {
@@ -639,6 +662,7 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 	if (out->at_least)
 		auto_limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
 						      : "no collapse up to the largest N tried");
+	limit_random_by_unsure_erase(s, random, out);
 	note_settles(s, out);
 }
 
