@@ -432,52 +432,71 @@ static int small_fat_rows(const struct rate_result *r, uint64_t e, uint64_t div,
 /*
  * The leading k columns of one row against every later one: how much faster
  * the slowest leading column is than the fastest later column (margin) and
- * than the typical later one (speedup), and which later columns are fast:
- * FAT_MIN_SPEEDUP over the typical later column and nearer the leading
- * ones than it, in ratio. A fast later column means the speed comes from
- * the card's open slots (the erase block in its random slot alternates),
- * not from the place: the row shows no FAT area (doc/card-facts.md, Writes).
+ * than the typical later one (speedup). A later column FAT_CLEAR over the
+ * typical one and nearer the leading ones than it, in ratio, is fast: the
+ * speed comes from the card's open slots (the erase block in its random slot
+ * alternates), not from the place, and the row shows no FAT area
+ * (doc/card-facts.md, Writes). A busy host, which only slows columns down,
+ * cannot make one look fast against the typical column. To say why there is
+ * none, the later columns as fast are also named against the slower half of
+ * them (where more than half are fast, the typical one is among them).
  */
 struct fat_row_look {
 	double margin, speedup;
-	bool stands_out;	/* the leading columns are FAT_MIN_SPEEDUP over the typical later one */
-	bool wins;		/* ... and FAT_ROW_MARGIN over every later one, none of them fast */
-	uint64_t fast;		/* bit c: later column c is fast */
+	double over_slow;	/* over the slower half of the later columns */
+	bool wins;		/* FAT_ROW_MARGIN over every later column, none of them fast */
+	bool apart;		/* FAT_CLEAR over the slower half of the later columns */
+	uint64_t as_fast;	/* bit c: later column c as fast as the leading ones (when apart) */
 };
+
+static int cmp_rate(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
 
 static void look_at_fat_row(const struct rate_row *row, int ncols, int k, struct fat_row_look *l)
 {
 	double lead = row->rate[0], fastest = 0, rest[RATE_MAX_COLS];
+	int m = ncols - k;
 	for (int c = 1; c < k; c++)
 		lead = fmin(lead, row->rate[c]);
 	for (int c = k; c < ncols; c++) {
 		rest[c - k] = row->rate[c];
 		fastest = fmax(fastest, row->rate[c]);
 	}
-	double typical = analyze_median(rest, ncols - k);
+	double typical = analyze_median(rest, m);
+	qsort(rest, (size_t)m, sizeof(*rest), cmp_rate);
+	double slow = analyze_median(rest, m / 2 > 0 ? m / 2 : 1);	/* the slower half */
+	memset(l, 0, sizeof(*l));
 	l->margin = lead / fastest;
 	l->speedup = lead / typical;
-	l->stands_out = l->speedup >= FAT_MIN_SPEEDUP;
-	l->fast = 0;
-	for (int c = k; c < ncols; c++)
-		if (row->rate[c] >= FAT_MIN_SPEEDUP * typical && row->rate[c] * row->rate[c] >= lead * typical)
-			l->fast |= 1ull << c;
-	l->wins = l->margin >= FAT_ROW_MARGIN && !l->fast;
+	l->over_slow = lead / slow;
+	l->apart = l->over_slow >= FAT_CLEAR;
+	bool fast = false;
+	for (int c = k; c < ncols; c++) {
+		double v = row->rate[c];
+		fast |= v >= FAT_CLEAR * typical && v * v >= lead * typical;
+		if (l->apart && v >= FAT_CLEAR * slow && v * v >= lead * slow)
+			l->as_fast |= 1ull << c;
+	}
+	l->wins = l->margin >= FAT_ROW_MARGIN && !fast;
 }
 
 /* The leading k columns against the rest, over the deciding rows. */
 struct fat_split {
 	int k, n;
 	int wins;		/* rows where they beat every later column */
-	int stood_out;		/* rows where they beat the typical later one */
+	int apart;		/* rows where they stood apart from the slower later ones */
 	double share;		/* wins / n */
 	double margin, speedup;	/* medians over the rows */
-	uint64_t fast;		/* later columns fast in half the rows where the leading ones stood out */
+	double over_slow;	/* median over the rows where they stood apart */
+	uint64_t as_fast;	/* later columns as fast in half the rows where they stood apart */
 };
 
 static void fat_split(const struct rate_row *const *rows, int n, int ncols, int k, struct fat_split *sp)
 {
-	double margin[64], speedup[64];
+	double margin[64], speedup[64], over_slow[64];
 	int fast_rows[RATE_MAX_COLS] = { 0 };
 	memset(sp, 0, sizeof(*sp));
 	sp->k = k, sp->n = n;
@@ -486,17 +505,19 @@ static void fat_split(const struct rate_row *const *rows, int n, int ncols, int 
 		look_at_fat_row(rows[i], ncols, k, &l);
 		margin[i] = l.margin;
 		speedup[i] = l.speedup;
-		sp->stood_out += l.stands_out;
+		if (l.apart)
+			over_slow[sp->apart++] = l.over_slow;
 		sp->wins += l.wins;
-		for (int c = k; c < ncols && l.stands_out; c++)
-			fast_rows[c] += (l.fast >> c) & 1;
+		for (int c = k; c < ncols; c++)
+			fast_rows[c] += (l.as_fast >> c) & 1;
 	}
 	for (int c = k; c < ncols; c++)
-		if (sp->stood_out && 2 * fast_rows[c] >= sp->stood_out)
-			sp->fast |= 1ull << c;
+		if (sp->apart && 2 * fast_rows[c] >= sp->apart)
+			sp->as_fast |= 1ull << c;
 	sp->share = (double)sp->wins / n;
 	sp->margin = analyze_median(margin, n);
 	sp->speedup = analyze_median(speedup, n);
+	sp->over_slow = sp->apart ? analyze_median(over_slow, sp->apart) : 0;
 }
 
 static bool fat_found(const struct fat_split *sp)
@@ -522,7 +543,7 @@ static void best_fat_split(const struct rate_row *const *rows, int n, int ncols,
 }
 
 /*
- * The leading columns that stand out from the typical later one in the most
+ * The leading columns that stand apart from the slower later ones in the most
  * rows while a later column is as fast: why there is no FAT area. 0 when none.
  */
 static int slots_split(const struct rate_row *const *rows, int n, int ncols, struct fat_split *out)
@@ -531,7 +552,7 @@ static int slots_split(const struct rate_row *const *rows, int n, int ncols, str
 	for (int k = 1; k <= ncols / 2; k++) {
 		struct fat_split sp;
 		fat_split(rows, n, ncols, k, &sp);
-		if (sp.fast && sp.stood_out >= FAT_SHARE * n && sp.stood_out > out->stood_out)
+		if (sp.as_fast && sp.apart >= FAT_SHARE * n && sp.apart > out->apart)
 			*out = sp;
 	}
 	return out->k;
@@ -599,11 +620,11 @@ static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols
 		out->conf = CONF_LOW;
 	out->evidence[0] = 0;
 	if (slots_split(rows, n, ncols, &slots)) {
-		name_fast_columns(out->evidence, sizeof(out->evidence), slots.k, slots.fast);
+		name_fast_columns(out->evidence, sizeof(out->evidence), slots.k, slots.as_fast);
 		fmt_append(out->evidence, sizeof(out->evidence),
-			   " fast (%.1fx the others) in %d of %d rows: a later column as fast as the "
+			   " fast (%.1fx the slower ones) in %d of %d rows: a later column as fast as the "
 			   "leading one%s means the speed comes from the card's open slots, not from the "
-			   "place; ", slots.speedup, slots.stood_out, n, slots.k > 1 ? "s" : "");
+			   "place; ", slots.over_slow, slots.apart, n, slots.k > 1 ? "s" : "");
 	}
 	fmt_append(out->evidence, sizeof(out->evidence),
 		   "first erase blocks not faster than every later one for writes <= %s (%d rows, %d "

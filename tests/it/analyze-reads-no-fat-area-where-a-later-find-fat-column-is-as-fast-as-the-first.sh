@@ -32,5 +32,5 @@ PY
 run "$FB" --analyze "$T/post.txt"
 expect_rc 0
 expect_out "^  FAT area: none \("
-expect_out "columns 1 and 4 fast \([0-9.]+x the others\) in [0-9]+ of [0-9]+ rows: a later column as fast as the leading one means the speed comes from the card's open slots"
+expect_out "columns 1 and 4 fast \([0-9.]+x the slower ones\) in [0-9]+ of [0-9]+ rows: a later column as fast as the leading one means the speed comes from the card's open slots"
 exit 0
