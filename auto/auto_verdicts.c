@@ -353,6 +353,24 @@ bool auto_opposite_replica(const struct autostate *s, long long nr, bool random)
  * size from which one random erase block keeps up with linear writes,
  * when smaller ones do not. 0 when it does not show.
  */
+/*
+ * Linear writes to one block in chunks of bs: the best rate measured at bs or
+ * any smaller chunk (a larger chunk is never slower: a latency plus a
+ * transfer), so that one disturbed sample of a row measured once (E/2, in
+ * the reference only) does not make random writes look as fast as linear ones.
+ */
+static double linear_envelope(const struct autostate *s, uint64_t bs)
+{
+	double best = 0;
+	for (uint64_t b = bs; b >= s->d->lbs && b >= s->pagesize / 2; b /= 2) {
+		double v = auto_best_rate(s, 1, false, b);
+		best = v > best ? v : best;
+		if (b % 2)
+			break;
+	}
+	return best > 0 ? best : linear_ref(s, 1, bs);
+}
+
 uint64_t auto_random_mapping_unit(const struct autostate *s)
 {
 	const struct au_run *rnd = NULL;
@@ -363,26 +381,32 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
 	/*
-	 * A cliff: a row that keeps up (HOLD_RATIO) while the row below runs at
+	 * A cliff: a row that keeps up (HOLD_RATIO; at E/2 CLEAR_HOLD, where a
+	 * card that cannot write out of order at all still runs at ~0.7: its
+	 * second chunk costs one collection) while every smaller row runs at
 	 * MAP_UNIT_CLIFF of its rate or less (the unit is copied by every smaller
 	 * write: a write of half the unit costs at least its own time and the
-	 * unit's), and every larger row keeping up too. A card that cannot write out of order at all slows down gradually
-	 * instead (a backward write into a block with few chunks left costs
-	 * little): no mapping unit.
+	 * unit's; one slow row among fast ones is a disturbance), and every
+	 * larger row keeping up too. A card that cannot write out of order at all
+	 * slows down gradually instead (a backward write into a block with few
+	 * chunks left costs little): no mapping unit.
 	 */
 	double r[MAX_ROWS];
 	uint64_t bs[MAX_ROWS];
 	int n = 0;
 	for (int i = rnd->r.nrows - 1; i >= 0 && n < MAX_ROWS; i--) {
 		uint64_t b = rnd->r.rows[i].blocksize;
-		double ref = linear_ref(s, 1, b), v = auto_best_rate(s, 1, true, b);
+		double ref = linear_envelope(s, b), v = auto_best_rate(s, 1, true, b);
 		if (b < s->pagesize || b >= s->erasesize || ref <= 0 || v <= 0)
 			continue;
 		bs[n] = b;
 		r[n++] = v / ref;
 	}
 	for (int k = 1; k < n; k++) {
-		if (r[k] < HOLD_RATIO || r[k - 1] > MAP_UNIT_CLIFF * r[k])
+		bool below = true;
+		for (int j = 0; j < k; j++)
+			below &= r[j] <= MAP_UNIT_CLIFF * r[k];
+		if (r[k] < (2 * bs[k] >= s->erasesize ? CLEAR_HOLD : HOLD_RATIO) || !below)
 			continue;
 		for (int j = k + 1; j < n; j++)
 			if (r[j] < HOLD_RATIO)
@@ -540,7 +564,7 @@ static void limit_random_rows(const struct autostate *s, bool random, struct cou
 	if (out->n || out->at_least)
 		return;
 	for (uint64_t b = s->erasesize / 2; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
-		double r = auto_best_rate(s, 1, true, b), l = linear_ref(s, 1, b);
+		double r = auto_best_rate(s, 1, true, b), l = linear_envelope(s, b);
 		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
 			char sz[FMT_BUF];
 			out->conf = conf_min(out->conf, CONF_LOW);
