@@ -348,12 +348,6 @@ bool auto_opposite_replica(const struct autostate *s, long long nr, bool random)
 }
 
 /*
- * Cards random-capable only for large blocks (doc/card-facts.md, Writes; SU04G in seed
- * 000: random 512KiB at linear speed, 256KiB at a third): the smallest
- * size from which one random erase block keeps up with linear writes,
- * when smaller ones do not. 0 when it does not show.
- */
-/*
  * Linear writes to one block in chunks of bs: the best rate measured at bs or
  * any smaller chunk (a larger chunk is never slower: a latency plus a
  * transfer), so that one disturbed sample of a row measured once (E/2, in
@@ -371,6 +365,12 @@ static double linear_envelope(const struct autostate *s, uint64_t bs)
 	return best > 0 ? best : linear_ref(s, 1, bs);
 }
 
+/*
+ * Cards random-capable only for large blocks (doc/card-facts.md, Writes; SU04G in seed
+ * 000: random 512KiB at linear speed, 256KiB at a third): the smallest
+ * size from which one random erase block keeps up with linear writes,
+ * when smaller ones do not. 0 when it does not show.
+ */
 uint64_t auto_random_mapping_unit(const struct autostate *s)
 {
 	const struct au_run *rnd = NULL;
