@@ -347,6 +347,12 @@ bool auto_opposite_replica(const struct autostate *s, long long nr, bool random)
 	return false;
 }
 
+/* The erase size the runs use is the -a estimate at high confidence. */
+static bool erase_size_sure(const struct autostate *s)
+{
+	return s->erasesize == s->erase.bytes && s->erase.conf >= CONF_HIGH;
+}
+
 /*
  * Linear writes to one block in chunks of bs: the best rate measured at bs or
  * any smaller chunk (a larger chunk is never slower: a latency plus a
@@ -383,7 +389,9 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	/*
 	 * A cliff: a row that keeps up (HOLD_RATIO; at E/2 CLEAR_HOLD, where a
 	 * card that cannot write out of order at all still runs at ~0.7: its
-	 * second chunk costs one collection) while every smaller row runs at
+	 * second chunk costs one collection; and at E/2 only on an erase size
+	 * that is sure: at twice the card's, E/2 is a whole erase block, written
+	 * in order) while every smaller row runs at
 	 * MAP_UNIT_CLIFF of its rate or less (the unit is copied by every smaller
 	 * write: a write of half the unit costs at least its own time and the
 	 * unit's; one slow row among fast ones is a disturbance), and every
@@ -406,7 +414,8 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 		bool below = true;
 		for (int j = 0; j < k; j++)
 			below &= r[j] <= MAP_UNIT_CLIFF * r[k];
-		if (r[k] < (2 * bs[k] >= s->erasesize ? CLEAR_HOLD : HOLD_RATIO) || !below)
+		bool half = 2 * bs[k] >= s->erasesize;
+		if (r[k] < (half ? CLEAR_HOLD : HOLD_RATIO) || !below || (half && !erase_size_sure(s)))
 			continue;
 		for (int j = k + 1; j < n; j++)
 			if (r[j] < HOLD_RATIO)
@@ -660,8 +669,7 @@ static void note_settles(const struct autostate *s, struct count_estimate *out)
 static void limit_random_by_unsure_erase(const struct autostate *s, bool random,
 					 struct count_estimate *out)
 {
-	bool sure = s->erasesize == s->erase.bytes && s->erase.conf >= CONF_HIGH;
-	if (!random || sure || !s->have_lin || s->lin.at_least || out->at_least ||
+	if (!random || erase_size_sure(s) || !s->have_lin || s->lin.at_least || out->at_least ||
 	    2 * out->n > s->lin.n)
 		return;
 	auto_limit_conf(out, CONF_LOW, "the erase size is not sure: at twice the card's, random "
