@@ -526,10 +526,30 @@ static bool fat_found(const struct fat_split *sp)
 }
 
 /*
+ * Column k (0-based) belongs with the leading ones in most rows: nearer
+ * them than the fastest later column, in ratio. A column between the two
+ * (faster than the rest, several times slower than the FAT blocks) is not
+ * one of them.
+ */
+static bool joins_leading(const struct rate_row *const *rows, int n, int ncols, int k)
+{
+	int near = 0;
+	for (int i = 0; i < n; i++) {
+		double lead = rows[i]->rate[0], fastest = 0;
+		for (int c = 1; c < k; c++)
+			lead = fmin(lead, rows[i]->rate[c]);
+		for (int c = k + 1; c < ncols; c++)
+			fastest = fmax(fastest, rows[i]->rate[c]);
+		near += rows[i]->rate[k] * rows[i]->rate[k] >= lead * fastest;
+	}
+	return 2 * near >= n;
+}
+
+/*
  * The leading columns that win in the largest share of rows. Equal shares
- * go to the larger k: leading columns that all beat the rest are all FAT
- * blocks, even when a busy host slowed one of them so that a smaller k
- * wins as often.
+ * go to the larger k where its last column belongs with the others: leading
+ * columns that all beat the rest are all FAT blocks, even when a busy host
+ * slowed one of them so that a smaller k wins as often.
  */
 static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, struct fat_split *best)
 {
@@ -537,7 +557,8 @@ static void best_fat_split(const struct rate_row *const *rows, int n, int ncols,
 	for (int k = 1; k <= ncols / 2; k++) {
 		struct fat_split sp;
 		fat_split(rows, n, ncols, k, &sp);
-		if (sp.share > best->share || (sp.share == best->share && fat_found(&sp)) || !best->k)
+		if (sp.share > best->share || !best->k ||
+		    (sp.share == best->share && fat_found(&sp) && joins_leading(rows, n, ncols, k - 1)))
 			*best = sp;
 	}
 }
