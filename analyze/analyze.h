@@ -43,8 +43,8 @@
  *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at
  *                              linear rate from a size up: a         0.94 of linear, 256 KiB at 0.28
  *                              mapping unit
- *   MAP_UNIT_CLIFF    0.6      --auto: the row below the unit at     a write of half the unit pays its
- *                              0.6 of the unit's rate or less        own time and the unit's copy (~0.5);
+ *   MAP_UNIT_CLIFF    0.5      --auto: every row below the unit at   a write of half the unit pays its
+ *                              half the unit's rate or less          own time and the unit's copy;
  *                                                                    no unit: SA04G random 0.68 at E/2,
  *                                                                    0.6 at E/4 (a gradual decline)
  *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
@@ -100,7 +100,7 @@
 #define REF_CLEAR 0.65
 #define RANDOM_SLOW 0.35
 #define MAP_UNIT_FAST 0.5
-#define MAP_UNIT_CLIFF 0.6
+#define MAP_UNIT_CLIFF 0.5
 #define SMALL_ERASE (512 * 1024)
 #define COLLAPSE_RATIO 0.6
 #define HOLD_RATIO 0.8
