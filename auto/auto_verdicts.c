@@ -554,8 +554,9 @@ static enum confidence deciding_conf(const struct autostate *s, bool random, lon
  * of E/8 or more the decision rows have a few chunks each, and one random
  * block too many shows weakly (bench/calibration). And "no random block"
  * while random writes to one block kept up with linear ones at some size
- * of two chunks a block or more may be a mapping unit that did not show
- * as one.
+ * of two chunks a block or more (at E/2 at CLEAR_HOLD: a card that cannot
+ * write out of order at all runs it at ~0.7) may be a mapping unit that did
+ * not show as one.
  */
 static void limit_random_rows(const struct autostate *s, bool random, struct count_estimate *out,
 			      char *why, size_t n)
@@ -572,9 +573,21 @@ static void limit_random_rows(const struct autostate *s, bool random, struct cou
 	}
 	if (out->n || out->at_least)
 		return;
+	/*
+	 * Only where random writes of half a block were measured too: a unit
+	 * above every row measured slows them all alike (issue 27: a 512KiB unit
+	 * on 1MiB blocks read as "0, high" from rows of E/4 and less).
+	 */
+	if (!(auto_best_rate(s, 1, true, s->erasesize / 2) > 0)) {
+		out->conf = conf_min(out->conf, CONF_LOW);
+		snprintf(why, n, "random writes of half an erase block not measured: a mapping unit "
+			 "that large may hide");
+		return;
+	}
 	for (uint64_t b = s->erasesize / 2; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
 		double r = auto_best_rate(s, 1, true, b), l = linear_envelope(s, b);
-		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
+		double keep_up = 2 * b >= s->erasesize ? CLEAR_HOLD : HOLD_RATIO;
+		if (r > 0 && l > 0 && r >= keep_up * l) {
 			char sz[FMT_BUF];
 			out->conf = conf_min(out->conf, CONF_LOW);
 			snprintf(why, n, "random writes of %s kept up with linear ones: a mapping unit may hide",
