@@ -391,10 +391,10 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	 * card that cannot write out of order at all still runs at ~0.7: its
 	 * second chunk costs one collection; and at E/2 only on an erase size
 	 * that is sure: at twice the card's, E/2 is a whole erase block, written
-	 * in order) while every smaller row runs at
-	 * MAP_UNIT_CLIFF of its rate or less (the unit is copied by every smaller
-	 * write: a write of half the unit costs at least its own time and the
-	 * unit's; one slow row among fast ones is a disturbance), and every
+	 * in order) while every smaller row runs at MAP_UNIT_CLIFF of its rate
+	 * or less (the unit is copied by every smaller write: a write of half
+	 * the unit costs at least its own time and the unit's; one slow row
+	 * among fast ones is a disturbance), and every
 	 * larger row keeping up too. A card that cannot write out of order at all
 	 * slows down gradually instead (a backward write into a block with few
 	 * chunks left costs little): no mapping unit.
@@ -666,11 +666,6 @@ static void note_settles(const struct autostate *s, struct count_estimate *out)
 }
 
 /*
- * bound: the exact linear count when known (random mode cannot keep more
- * erase blocks open), else NULL. A lower bound is not the count: "at least
- * N" never claims more than low confidence.
- */
-/*
  * At twice the card's erase size (a busy host lifts the -a row of twice the
  * erase block to the level, or sysfs gives an allocation unit of two), random
  * writes to one block fill two of the card's random slots while linear ones
@@ -689,6 +684,11 @@ static void limit_random_by_unsure_erase(const struct autostate *s, bool random,
 			"writes to one block fill two random slots and the count is half the card's");
 }
 
+/*
+ * bound: the exact linear count when known (random mode cannot keep more
+ * erase blocks open), else NULL. A lower bound is not the count: "at least
+ * N" never claims more than low confidence.
+ */
 void auto_estimate_open_aus(struct autostate *s, bool random, const struct count_estimate *bound,
 			      struct count_estimate *out)
 {
