@@ -75,6 +75,10 @@
  *                              high when clear)
  *   FAT_CLEAR         1.5      a FAT area under 1.5x the fastest     a RAM buffer makes the first writes
  *                              later column is low confidence        after a pause ~1.4x faster
+ *   FAT_TAIL_STEADY   1.02     later columns each no faster than     a RAM buffer drains at the card's
+ *   FAT_TAIL_DROP     1.03     the one before (x this), the first    rate while the next columns are
+ *                              two this much over the last (a fall-  written (emmc51: 15.9, 8.6, 7.3,
+ *                              off over two columns): buffered, low  7.0, 6.8 MB/s, no FAT area)
  *
  * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
  * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
@@ -115,6 +119,8 @@
 #define FAT_SHARE 0.7
 #define FAT_SURE_SHARE 0.85
 #define FAT_CLEAR 1.5
+#define FAT_TAIL_STEADY 1.02
+#define FAT_TAIL_DROP 1.03
 #define NOISE_GATE 0.25
 
 /* -a data -> erase-block size and page size */

@@ -606,7 +606,35 @@ static void name_fast_columns(char *ev, size_t len, int k, uint64_t fast)
 		fmt_append(ev, len, "%d%s", cols[i], i + 2 < n ? ", " : i + 2 == n ? " and " : "");
 }
 
-static void say_fat_area(const struct fat_split *sp, uint64_t e, uint64_t div, struct fat_estimate *out)
+/*
+ * The later columns of a row fall off in the order written, over two columns
+ * or more: each no faster than the one before (FAT_TAIL_STEADY for noise),
+ * the first two FAT_TAIL_DROP or more over the last. That is a RAM buffer
+ * draining at the card's own rate while the next columns are written
+ * (doc/card-facts.md, Writes): the leading columns' speed may be the
+ * buffer's, not the place's. A FAT area's later columns are one data area,
+ * alike but for the first after it (a collection left by the FAT blocks).
+ */
+static bool tail_falls_off(const struct rate_row *row, int ncols, int k)
+{
+	if (ncols - k < 3)
+		return false;
+	for (int c = k + 1; c < ncols; c++)
+		if (row->rate[c] > FAT_TAIL_STEADY * row->rate[c - 1])
+			return false;
+	return row->rate[k + 1] >= FAT_TAIL_DROP * row->rate[ncols - 1];
+}
+
+static int rows_falling_off(const struct rate_row *const *rows, int n, int ncols, int k)
+{
+	int falling = 0;
+	for (int i = 0; i < n; i++)
+		falling += tail_falls_off(rows[i], ncols, k);
+	return falling;
+}
+
+static void say_fat_area(const struct rate_row *const *rows, int ncols, const struct fat_split *sp,
+			 uint64_t e, uint64_t div, struct fat_estimate *out)
 {
 	char a[FMT_BUF];
 	out->aus = sp->k;
@@ -620,6 +648,13 @@ static void say_fat_area(const struct fat_split *sp, uint64_t e, uint64_t div, s
 		 "first %d column%s %.1fx the fastest later column (%.1fx the typical one), faster "
 		 "than every later column in %d of %d rows for writes <= %s", sp->k, sp->k > 1 ? "s" : "",
 		 sp->margin, sp->speedup, sp->wins, sp->n, fmt_size(a, e / div));
+	int falling = rows_falling_off(rows, sp->n, ncols, sp->k);
+	if (2 * falling > sp->n) {
+		out->conf = CONF_LOW;
+		fmt_append(out->evidence, sizeof(out->evidence),
+			   "; the later columns fall off in the order written in %d of %d rows: a RAM "
+			   "buffer draining, so the leading columns may be fast from the buffer", falling, sp->n);
+	}
 }
 
 static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols,
@@ -692,7 +727,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 		}
 	}
 	if (fat_found(&best))
-		say_fat_area(&best, e, div, out);
+		say_fat_area(rows, ncols, &best, e, div, out);
 	else
 		say_no_fat_area(rows, n, ncols, &best, e, out);
 }

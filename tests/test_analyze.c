@@ -721,6 +721,22 @@ static void test_find_fat(void)
 			rows[i].rate[c] = (c == 0 ? 1.4e6 : 1e6) * (1 + 0.01 * jitter());
 	analyze_find_fat(&r, &f);
 	CHECK(f.aus == 1 && f.conf == CONF_LOW);
+	/*
+	 * A RAM buffer draining (emmc51 of the calibration, no FAT area): the
+	 * first column 1.9x, the later ones falling off in the order written:
+	 * at most low. The same first column over a flat data area stays high.
+	 */
+	static const double drain[6] = { 15.9e6, 8.57e6, 7.35e6, 6.98e6, 6.82e6, 6.79e6 };
+	for (int i = 0; i < r.nrows; i++)
+		for (int c = 0; c < 6; c++)
+			rows[i].rate[c] = drain[c];
+	analyze_find_fat(&r, &f);
+	CHECK(f.conf == CONF_LOW && strstr(f.evidence, "RAM buffer") != NULL);
+	for (int i = 0; i < r.nrows; i++)
+		for (int c = 1; c < 6; c++)
+			rows[i].rate[c] = 6.8e6;
+	analyze_find_fat(&r, &f);
+	CHECK(f.aus == 1 && f.conf == CONF_HIGH);
 	CHECK_STR(results_confidence_name(CONF_HIGH), "high");
 	CHECK_STR(results_confidence_name(CONF_NONE), "none");
 	CHECK_STR(results_collapse_name(RUN_COLLAPSED), "collapsed");
