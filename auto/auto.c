@@ -58,12 +58,6 @@ static void choose_write_geometry(struct autostate *s)
 				  "room for the write tests)" : "the common default (no estimate)";
 	}
 	s->pagesize = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
-	s->max_write = s->o->max_write;
-	if (!s->max_write) {
-		s->max_write = 1024 * s->erasesize;
-		if (s->max_write < AUTO_MAX_WRITE_FLOOR)
-			s->max_write = AUTO_MAX_WRITE_FLOOR;
-	}
 }
 
 /*
@@ -86,8 +80,11 @@ static void choose_open_offset(struct autostate *s)
 		if (past > s->open_offset)
 			s->open_offset = past;
 	}
-	if (s->open_offset != s->placed_offset || e != s->placed_erasesize)
+	if (s->open_offset != s->placed_offset || e != s->placed_erasesize) {
 		s->prev_nr = 0;	/* other blocks: no run before at these places */
+		auto_probe_reset(s);
+		auto_probe_rows_init(s);
+	}
 	s->placed_offset = s->open_offset;
 	s->placed_erasesize = e;
 }
@@ -244,12 +241,18 @@ static void run_write_phase(struct autostate *s)
 	choose_write_geometry(s);
 	progress_run_step(STEP_FAT);
 	choose_open_offset(s);
+	auto_make_plan(s);
 	/* the card comes in whatever state its last use left it */
 	s->dirty = true;
 	s->dirty_why = "the card as it came";
 	auto_search_open_aus(s, false, 1);	/* the linear reference, twice */
+	uint64_t before = s->d->bytes_written;
 	auto_run_find_fat(s);
+	s->spent[SPENT_FAT] += s->d->bytes_written - before;
+	uint64_t fat_offset = s->open_offset;
 	choose_open_offset(s);	/* past a FAT area (runs at another offset are not current) */
+	if (s->open_offset != fat_offset)
+		s->dirty = true;	/* the reference is measured again at the new place */
 
 	progress_run_step(STEP_OPEN);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
@@ -331,8 +334,12 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	uint64_t advertised = d->size;
 	/* read-only, alignment is the only step */
 	progress_run_begin(auto_steps + (o->destructive ? 0 : STEP_ALIGN), o->destructive ? NSTEPS : 1);
-	if (o->destructive)
+	if (o->destructive) {
+		auto_plan_budget(s);
 		auto_run_capacity_first(s);
+		s->spent[SPENT_CAPACITY] = d->bytes_written;
+		auto_budget_after_capacity(s);
+	}
 	progress_run_step(o->destructive ? STEP_ALIGN : 0);
 	rc = s->error[0] ? s->status : s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
@@ -351,8 +358,12 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
 	progress_run_step(STEP_CLASS);
-	if (o->destructive && !s->stop)
+	if (o->destructive && !s->stop) {
+		uint64_t before = d->bytes_written;
+		s->max_write = s->plan.budget;	/* what the write phase left for it */
 		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
+		s->spent[SPENT_CLASS] += d->bytes_written - before;
+	}
 	d->size = advertised;	/* the report shows what the card claims */
 	progress_run_end();
 

@@ -1,19 +1,25 @@
 /*
- * --auto's open-AU searches (issue 20): how many erase blocks the card keeps
- * open for linear writes, and for random ones, probed alike at N = 1, 2, 3,
- * growing by half, then bisecting between the largest N that held and the
- * smallest that did not.
+ * --auto's open-AU searches (issues 20, 26): how many erase blocks the card
+ * keeps open for linear writes, and for random ones, probed alike at N = 1,
+ * 2, 3, growing by half, then bisecting between the largest N that held and
+ * the smallest that did not.
  *
- * Each run writes a settling row (it opens every block of the run, so
- * whatever an earlier run left open is evicted there, and closes them
- * again) and two decision rows, compared with the same rows of a reference
- * measured on the same card: linear writes to one erase block (measured
- * twice, which also gives the noise); random runs also with linear writes at
- * the same N and random writes to one block. A run that did not hold may
- * leave blocks open and work owed (cards postpone garbage collection), so
- * before the next run a settle pass writes a block of its own in order
- * until its writes run at a steady rate. The runs that decide a count (N
- * and N+1) are measured until at least two agree, up to MAX_REPLICAS.
+ * A run is a probe (measure/measure_probe.c): past the open limit every
+ * write costs about one block copy, and that shows after a few rounds over
+ * the N blocks, so a run writes a few chunks into each block instead of
+ * whole blocks (doc/card-facts.md, Writes). It opens its blocks with a
+ * round of linear writes (evicting whatever was left open), on a card that
+ * may owe work goes on with such rounds until the writes run steady, then
+ * writes its two decision rows, compared with the same rows of a reference
+ * measured on the same card: linear writes to one erase block, at every
+ * size from PROBE_TOP_ROW down to the page, measured until two replicas
+ * agree (their spread is the noise, and picks the decision rows: the
+ * smallest the noise allows). Random runs are compared with linear writes
+ * at the same N and random writes to one block as well. Every block of the
+ * searches goes on where its last writes ended, moving to the next of
+ * PROBE_LANES erase blocks when it has no room left. The runs that decide
+ * a count (N and N+1) are measured until at least two agree, up to
+ * MAX_REPLICAS.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -28,16 +34,6 @@
 #include "lib/units.h"
 #include "vm.h"
 
-static int rows_between(uint64_t hi, uint64_t lo)
-{
-	int n = 1;
-	while (hi > lo) {
-		hi /= 2;
-		n++;
-	}
-	return n;
-}
-
 static bool fits_cap(struct autostate *s, uint64_t bytes)
 {
 	if (s->d->bytes_written + bytes <= s->max_write)
@@ -46,400 +42,353 @@ static bool fits_cap(struct autostate *s, uint64_t bytes)
 	return false;
 }
 
-/* ------------------------------------------------------------ settling */
+/* ------------------------------------------------------------ places */
 
-/* Is off the first byte of an erase block some run of the search may write? */
-static bool is_run_block(const struct autostate *s, uint64_t off)
+/* How many erase blocks one block of the runs may move through. */
+static int lanes(const struct autostate *s)
+{
+	uint64_t spacing = s->probe.stride / s->erasesize;
+	return spacing > PROBE_LANES + 1 ? PROBE_LANES : spacing > 1 ? (int)spacing - 1 : 1;
+}
+
+/* The runs' block j, where its next writes go: its erase block, one stride per j. */
+static uint64_t block_start(const struct autostate *s, int j)
+{
+	return s->open_offset + (uint64_t)j * s->probe.stride + (uint64_t)s->probe.lane[j] * s->erasesize;
+}
+
+void auto_probe_reset(struct autostate *s)
 {
 	struct params op = *s->p;
 	op.erasesize = s->erasesize;
 	op.offset_set = true;
 	op.offset = s->open_offset;
-	for (long long nr = 1; nr <= OPEN_AU_MAX_NR; nr++) {
-		op.open_au_nr = nr;
-		uint64_t stride = (uint64_t)open_au_spacing(s->d, &op) * s->erasesize;
-		if (off >= s->open_offset && (off - s->open_offset) % stride == 0 &&
-		    (off - s->open_offset) / stride < (uint64_t)nr)
-			return true;
-	}
-	return false;
+	op.open_au_nr = OPEN_AU_MAX_NR;
+	s->probe.stride = (uint64_t)open_au_spacing(s->d, &op) * s->erasesize;
+	memset(s->probe.lane, 0, sizeof(s->probe.lane));
+	memset(s->probe.wp, 0, sizeof(s->probe.wp));
+}
+
+/* Can a run at nr write its blocks at all (the last one inside the device)? */
+static bool run_fits_device(const struct autostate *s, long long nr)
+{
+	uint64_t last = s->open_offset + (uint64_t)(nr - 1) * s->probe.stride +
+			(uint64_t)(lanes(s) - 1) * s->erasesize;
+	return nr >= 1 && nr <= OPEN_AU_MAX_NR && last + s->erasesize <= s->d->size;
 }
 
 /*
- * The settle passes write erase blocks of their own: midway between the
- * first blocks of the runs (far from the FAT area, never one a run writes),
- * else the last blocks of the card. 0 when there is none.
+ * The offsets of the first nr blocks with room for `need` more bytes each:
+ * a block without it moves on to the next lane, from its start (move
+ * false: it may not, and the row does not run).
  */
-uint64_t auto_settle_offset(const struct autostate *s, int k)
+static bool place_blocks(struct autostate *s, long long nr, uint64_t need, bool move, uint64_t *at)
 {
-	const uint64_t e = s->erasesize;
-	int found = 0;
-	for (uint64_t off = s->open_offset + 6 * e; off + e <= s->d->size; off += 12 * e)
-		if (!is_run_block(s, off) && found++ == k)
-			return off;
-	for (uint64_t off = s->d->size / e * e; off >= s->open_offset + e; off -= e)
-		if (!is_run_block(s, off - e) && found++ == k)
-			return off - e;
-	return 0;
-}
-
-/* The time a settle write should take on a card that owes nothing: the reference's rate. */
-static int64_t clean_time(const struct autostate *s, uint64_t chunk)
-{
-	double rate = auto_linear_rate(s, chunk);
-	return rate > 0 ? (int64_t)(chunk * 1e9 / rate) : 0;
-}
-
-static void settle_failed(struct autostate *s, uint64_t off, uint64_t len, int err)
-{
-	struct run_status *st = &s->settle_st;
-	if (!st->nfailures)
-		st->first_failure = (struct vm_failure){ off, len, err, VM_WRITE_5A };
-	st->nfailures++;
-	st->partial = true;
-	s->status = 1;
-	s->stop = true;
-}
-
-/*
- * One erase block at off written from its start to its end, in order, in
- * chunks: closed on the card afterwards, whatever state it was in. Each
- * write's time goes to *times (n of them, up to max). false when the run
- * must stop (an I/O failed, or an interrupt).
- */
-static bool write_block_in_order(struct autostate *s, void *buf, uint64_t chunk, uint64_t off,
-				 int64_t *times, int *n, int max)
-{
-	for (uint64_t o = 0; o < s->erasesize; o += chunk) {
-		int64_t ns;
-		if (vm_stop_requested) {
-			s->settle_st.interrupted = s->settle_st.partial = true;
-			s->status = 130;
-			s->stop = true;
-			return false;
+	for (int j = 0; j < nr; j++) {
+		if (s->probe.wp[j] + need > s->erasesize) {
+			if (!move)
+				return false;
+			s->probe.lane[j] = (s->probe.lane[j] + 1) % lanes(s);
+			s->probe.wp[j] = 0;
 		}
-		int rc = dev_write(s->d, buf, chunk, off + o, &ns);
-		if (rc < 0) {
-			settle_failed(s, off + o, chunk, -rc);
-			return false;
-		}
-		s->settle_st.bytes_written += chunk;
-		s->settle_st.device_ns += ns;
-		s->write_ns += ns;
-		if (*n < max)
-			times[(*n)++] = ns;
+		at[j] = block_start(s, j) + s->probe.wp[j];
 	}
 	return true;
 }
 
-static void *settle_buffer(uint64_t chunk)
-{
-	void *buf = dev_alloc_buffer(chunk);
-	if (buf)
-		dev_fill_pattern(buf, chunk, PAT_5A, 0);
-	return buf;
-}
+/* ------------------------------------------------------------ one row */
 
-/* Were the last 4 writes before the block's end (which also erases) steady? */
-static bool steady(const int64_t *t, int n, int per_block, int64_t fastest, int64_t ref)
+static void add_status(struct run_status *to, const struct run_status *st)
 {
-	int seen = 0;
-	for (int i = n - 1; i >= 0 && seen < 4; i--) {
-		if (i % per_block == per_block - 1)
-			continue;	/* a block's last write commits it: it is slower */
-		if (t[i] > SETTLE_QUIET * fastest || (ref && t[i] > SETTLE_QUIET * ref))
-			return false;
-		seen++;
-	}
-	return seen == 4;
+	if (st->nfailures && !to->nfailures)
+		to->first_failure = st->first_failure;
+	to->nfailures += st->nfailures;
+	to->interrupted |= st->interrupted;
+	to->stopped |= st->stopped;
+	to->partial |= st->partial;
+	to->bytes_written += st->bytes_written;
+	to->device_ns += st->device_ns;
 }
 
 /*
- * Writes erase blocks of its own in order, in chunks of the smallest
- * decision row, until the last writes run at a steady rate (within
- * SETTLE_QUIET of the fastest, and of the reference where there is one);
- * always whole blocks, so it leaves nothing open. Before the first run there
- * is no reference: it writes SETTLE_FIRST_BLOCKS.
+ * One row of a run: pr's chunks in each of the first nr blocks, going on
+ * where the blocks' writes ended. Its I/O goes to *st; false when it could
+ * not run or must stop (an I/O failed, an interrupt, --max-write).
  */
-void auto_settle(struct autostate *s)
+static bool probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
+		      struct rate_row *out, struct run_status *st)
 {
-	struct rows_plan p;
-	if (!s->dirty || s->stop || s->nsettles >= MAX_SETTLES)
-		return;
-	/*
-	 * Small writes: work owed is paid a slice per write, so small ones pay
-	 * it off with few bytes; E/32 and at least a page, in whole blocks.
-	 */
-	auto_plan_rows(s, true, false, &p);
-	uint64_t chunk = p.d[p.nd - 1];
-	if (s->map_unit && chunk >= s->map_unit) {
-		struct rows_plan lin;
-		auto_plan_rows(s, false, false, &lin);
-		chunk = lin.d[lin.nd - 1];
-	}
-	const uint64_t e = s->erasesize;
-	const int per_block = (int)(e / chunk);
-	const int64_t ref = clean_time(s, chunk);
-	void *buf = settle_buffer(chunk);
-	int64_t *t = calloc((size_t)(SETTLE_BLOCKS * per_block), sizeof(*t));
-	if (!buf || !t) {
-		free(buf);
-		free(t);
-		return;
-	}
-	struct settle_pass *sp = &s->settles[s->nsettles++];
-	memset(sp, 0, sizeof(*sp));
-	sp->after = s->dirty_why;
-	int64_t fastest = INT64_MAX;
-	for (int k = 0; k < SETTLE_BLOCKS && !sp->quiet; k++) {
-		uint64_t off = auto_settle_offset(s, k);
-		int before = sp->writes;
-		if (!off || !fits_cap(s, e) ||
-		    !write_block_in_order(s, buf, chunk, off, t, &sp->writes, SETTLE_BLOCKS * per_block))
-			break;
-		sp->blocks++;
-		sp->bytes += e;
-		for (int i = before; i < sp->writes; i++)
-			if (t[i] < fastest)
-				fastest = t[i];
-		sp->quiet = ref ? steady(t, sp->writes, per_block, fastest, ref)
-				: sp->blocks >= SETTLE_FIRST_BLOCKS;
-	}
-	if (sp->writes) {
-		sp->first_ns = t[0];
-		sp->last_ns = t[sp->writes - 1];
-		sp->fastest_ns = fastest;
-	}
-	sp->clean_ns = ref;
-	free(buf);
-	free(t);
-	s->dirty = false;
-}
-
-/*
- * Bisecting down after a larger run: its blocks beyond this run's N may be
- * left open and partly written. Each is written to its end in order, one
- * after the other (never more open at once than the card keeps).
- */
-static bool close_blocks_beyond(struct autostate *s, long long from, long long to, uint64_t chunk)
-{
-	struct params op = *s->p;
-	op.erasesize = s->erasesize;
-	op.offset_set = true;
-	op.offset = s->open_offset;
-	op.open_au_nr = to;
-	uint64_t stride = (uint64_t)open_au_spacing(s->d, &op) * s->erasesize;
-	void *buf = settle_buffer(chunk);
-	int64_t t[1];
-	int n = 0;
-	bool ok = buf != NULL;
-	for (long long j = from; j < to && ok; j++) {
-		uint64_t off = s->open_offset + (uint64_t)j * stride;
-		if (off + s->erasesize > s->d->size || !fits_cap(s, s->erasesize))
-			break;
-		ok = write_block_in_order(s, buf, chunk, off, t, &n, 0);
-		s->settle_row_bytes += s->erasesize;
-	}
-	free(buf);
-	return ok && !s->stop;
-}
-
-/* ------------------------------------------------------------ one run */
-
-/* What the keep_going callback sees of a run in progress. */
-static bool watch_row(const struct rate_row *row, void *arg)
-{
-	struct row_watch *w = arg;
-	const struct autostate *s = w->s;
-
-	if (w->nrows < MAX_ROWS)
-		w->rows[w->nrows++] = *row;
-	/* a collapse clear in the settling row and the first decision row: stop there */
-	if (w->open_au && !w->reference && w->nrows == 2) {
-		struct au_run look = { .nr = w->so_far.nr, .random = w->so_far.random,
-				       .stopped_early = true };
-		look.r = w->so_far;
-		look.r.rows = w->rows;
-		look.r.nrows = w->nrows;
-		auto_judge_run(s, &look);
-		if (look.verdict == RUN_COLLAPSED && look.ratio[0] < COLLAPSE_RATIO &&
-		    look.ratio[1] <= CLEAR_COLLAPSE && w->last_row != row->blocksize) {
-			w->stopped_early = true;
-			return false;
-		}
-	}
-	if (w->d->bytes_written + w->row_bytes > w->max_write) {
-		w->cut_by_cap = true;
-		return false;
-	}
-	return true;
-}
-
-/*
- * The settling row on its own: linear writes of `chunk` to `span` erase
- * blocks of the run's places (all of them open at once, so whatever was
- * left open elsewhere is evicted here; every one written to its end, in
- * order, so nothing of theirs stays open). Not a measurement: its bytes
- * and time are the settling's.
- */
-static bool settle_row(struct autostate *s, long long span, uint64_t chunk, double *rate)
-{
-	struct params op = *s->p;
+	uint64_t at[OPEN_AU_MAX_NR], need = (uint64_t)pr->rounds * pr->chunk;
 	struct rate_result r;
-	char msg[256];
 
-	op.erasesize = s->erasesize;
-	op.first_blocksize = chunk;
-	op.blocksize = chunk;
-	op.open_au_nr = span;
-	op.random = false;
-	op.offset_set = true;
-	op.offset = s->open_offset;
-	if (open_au_check(s->d, &op, msg, sizeof(msg)) < 0)
+	if (s->stop || need > s->erasesize || !fits_cap(s, need * (uint64_t)nr) ||
+	    !place_blocks(s, nr, need, move, at))
 		return false;
+	struct probe_spec ps = { .at = at, .n = (int)nr, .erasesize = s->erasesize, .rows = pr,
+				 .nrows = 1, .on_write_error = s->p->on_write_error };
 	int64_t before = s->d->device_ns;
-	measure_open_au(s->d, &op, &r);
+	measure_probe(s->d, &ps, &r);
 	s->write_ns += s->d->device_ns - before;
-	s->settle_st.bytes_written += r.st.bytes_written;
-	s->settle_st.device_ns += r.st.device_ns;
-	s->settle_row_bytes += r.st.bytes_written;
+	add_status(st, &r.st);
 	auto_note_status(s, &r.st);
-	if (r.st.nfailures && !s->settle_st.nfailures)
-		s->settle_st.first_failure = r.st.first_failure;
-	s->settle_st.nfailures += r.st.nfailures;
-	bool ok = r.nrows == 1 && !r.st.partial;
-	*rate = ok && !r.rows[0].failed[0] ? r.rows[0].rate[0] : 0;
+	bool ok = r.nrows == 1 && !r.st.partial && !r.rows[0].failed[0];
+	if (getenv("FB_PROBE_DEBUG"))
+		fprintf(stderr, "probe N=%lld chunk=%llu rounds=%d rnd=%d at0=%llu lane0=%d wp0=%llu rate=%.0f dirty=%d\n",
+			nr, (unsigned long long)pr->chunk, pr->rounds, pr->random, (unsigned long long)at[0],
+			s->probe.lane[0], (unsigned long long)s->probe.wp[0], r.nrows ? r.rows[0].rate[0] : -1, s->dirty);
+	if (r.nrows)
+		*out = r.rows[0];
+	for (int j = 0; j < nr; j++)
+		s->probe.wp[j] += need;
 	rate_result_free(&r);
 	return ok && !s->stop;
 }
 
-/*
- * A settling row slower than the reference's row of its size paid for what
- * was left open; a card that postpones collections may still owe some:
- * settle before the decision rows.
- */
-static void settle_after_a_slow_row(struct autostate *s, uint64_t chunk, double rate)
+static int64_t row_time_per_write(const struct rate_row *row, long long nr, int rounds)
 {
-	double ref = auto_best_rate(s, 1, false, chunk);
-	if (ref <= 0)
-		ref = auto_linear_rate(s, chunk);
-	if (ref > 0 && rate < HOLD_RATIO * ref) {
-		s->dirty = true;
-		s->dirty_why = "a slow settling row";
-		auto_settle(s);
-	}
+	return row->ns[0] / (int64_t)(nr * rounds);
 }
 
-static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference,
-				  bool last_row_only)
+/* ------------------------------------------------------------ settling */
+
+/* Rounds of an opening row: four writes at least, two out of order into each block for random runs. */
+static int open_rounds(long long nr, bool random)
 {
-	struct params op = *s->p;
-	struct rows_plan p;
-	char msg[256];
+	int r = (int)((4 + nr - 1) / nr);
+	return random && r < 2 ? 2 : r;
+}
 
-	if (s->stop || s->nruns >= MAX_AU_RUNS)
-		return NULL;
-	auto_plan_rows(s, random, reference, &p);
-	/*
-	 * Runs settle with a row of linear writes of their own, not measured
-	 * with the decision rows, so that a slow one (it paid for what was left
-	 * open) can be followed by a settle pass; blocks of a larger run before
-	 * are closed first (bisecting down). The reference has no row to judge
-	 * its own by; random writes to one block on a card that was not dirty
-	 * need none (a free slot is there).
-	 */
-	long long span = nr;
-	bool separate = random ? nr > 1 || s->dirty : !reference;
-	/* right after a run that held at the same N, the card is as a settling row leaves it */
-	bool settled = !s->dirty && !reference && s->prev_nr == nr && s->prev_random == random &&
-		       s->prev_held;
-	if (settled)
-		separate = false;
-	op.erasesize = s->erasesize;
-	/* the settling row: the plan's first row; a reference's rows all are measured, it goes before */
-	uint64_t chunk = reference ? (2 * p.first <= s->erasesize ? 2 * p.first : s->erasesize) : p.first;
-	op.first_blocksize = settled ? p.d[0] : separate && !reference ? p.first / 2 : p.first;
-	if (last_row_only && !reference)
-		op.first_blocksize = p.d[p.nd - 1];
-	op.blocksize = p.d[p.nd - 1];
-	op.open_au_nr = nr;
-	op.random = random;
-	op.offset_set = true;
-	op.offset = s->open_offset;
-	if (op.first_blocksize < op.blocksize || open_au_check(s->d, &op, msg, sizeof(msg)) < 0)
-		return NULL;
-	uint64_t row_bytes = (uint64_t)nr * s->erasesize;
-	uint64_t settle = (s->dirty ? SETTLE_BLOCKS * s->erasesize : 0) +
-			  (separate ? (uint64_t)span * s->erasesize : 0) +
-			  (s->prev_nr > nr ? (uint64_t)(s->prev_nr - nr) * s->erasesize : 0);
-	/* linear runs leave room for random writes to one block (its runs and a settle pass) */
-	uint64_t reserve = random ? 0 : (uint64_t)RANDOM_RESERVE_BLOCKS * s->erasesize;
-	if (!fits_cap(s, reserve + settle + row_bytes * (uint64_t)rows_between(op.first_blocksize,
-									      op.blocksize)))
-		return NULL;
-	/*
-	 * The order: the blocks of a larger run before closed, the settling
-	 * row (it evicts what was left open, paying or owing for it), then the
-	 * settle pass (it pays what is owed) when the card was dirty or the
-	 * settling row ran slow; runs without a settling row settle first.
-	 */
-	int settle_index = s->dirty ? s->nsettles : -1;
-	if (!separate)
-		auto_settle(s);
-	long long beyond = s->prev_nr > nr ? s->prev_nr - nr : 0;
-	double row_rate = 0;
-	if (s->stop || (beyond && !close_blocks_beyond(s, nr, s->prev_nr, p.d[p.nd - 1])) ||
-	    (separate && !settle_row(s, span, chunk, &row_rate)))
-		return NULL;
-	if (separate) {
-		int before = s->nsettles;
-		if (s->dirty)
-			auto_settle(s);
-		else
-			settle_after_a_slow_row(s, chunk, row_rate);
-		settle_index = s->nsettles > before ? before : -1;
-		if (s->stop)
-			return NULL;
+/* The time a write of chunk should take on a card that owes nothing: the reference's rate. */
+static int64_t clean_time(const struct autostate *s, uint64_t chunk)
+{
+	double rate = auto_best_rate(s, 1, false, chunk);
+	if (!(rate > 0))
+		rate = auto_linear_rate(s, chunk);
+	return rate > 0 ? (int64_t)((double)chunk * 1e9 / rate) : 0;
+}
+
+/*
+ * A run's first rows: writes of chunk into its nr blocks, at least four a
+ * row, in order (random runs: out of order, two into each block at least).
+ * They open the blocks (evicting whatever an earlier run left open, and
+ * for random runs putting each block in random mode, which may evict an
+ * earlier random block: that cost lands here, not in the decision rows). On a card
+ * that may owe work (s->dirty: the card as it came, or after a run that
+ * did not hold) the rows go on until a row's writes run within
+ * SETTLE_QUIET of the clean time (the reference's), or stop getting faster
+ * (a run past the limit never gets quiet), PROBE_SETTLE_ROWS at most; the
+ * settle pass records them. Bytes and time are the settling's.
+ */
+static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool random, int max_rows,
+			int *settle)
+{
+	struct probe_row pr = { .chunk = chunk, .rounds = open_rounds(nr, random), .random = random };
+	const int64_t clean = clean_time(s, chunk);
+	const bool dirty = s->dirty;
+	struct settle_pass *sp = NULL;
+	int64_t prev = 0;
+	uint64_t before = s->d->bytes_written;
+
+	*settle = -1;
+	if (dirty && s->nsettles < MAX_SETTLES) {
+		*settle = s->nsettles;
+		sp = &s->settles[s->nsettles++];
+		memset(sp, 0, sizeof(*sp));
+		sp->after = s->dirty_why;
+		sp->blocks = (int)nr;
+		sp->clean_ns = clean;
+		sp->fastest_ns = INT64_MAX;
 	}
+	bool ok = true;
+	for (int k = 0; k < (dirty ? max_rows : 1) && ok; k++) {
+		struct rate_row row;
+		ok = probe_row(s, nr, &pr, false, &row, &s->settle_st);
+		if (!ok)
+			break;
+		int64_t t = row_time_per_write(&row, nr, pr.rounds);
+		if (sp) {
+			sp->writes += (int)(nr * pr.rounds);
+			sp->first_ns = k ? sp->first_ns : t;
+			sp->last_ns = t;
+			sp->fastest_ns = t < sp->fastest_ns ? t : sp->fastest_ns;
+			if ((clean && t <= SETTLE_QUIET * clean) || (k && t >= SETTLE_FLAT * prev)) {
+				sp->quiet = true;
+				break;
+			}
+		}
+		prev = t;
+	}
+	if (sp && sp->fastest_ns == INT64_MAX)
+		sp->fastest_ns = 0;
+	uint64_t wrote = s->d->bytes_written - before;
+	if (sp)
+		sp->bytes = wrote;
+	s->settle_row_bytes += wrote;
+	s->spent[SPENT_SETTLE] += wrote;
+	if (ok)
+		s->dirty = false;
+	return ok;
+}
 
-	struct row_watch *w = auto_watch_begin(s, row_bytes);
-	w->open_au = true;
-	w->reference = reference || separate || settled;	/* no settling row to stop after */
-	w->last_row = op.blocksize;
-	w->so_far.erasesize = op.erasesize;
-	w->so_far.blocksize = op.blocksize;
-	w->so_far.offset = op.offset;
-	w->so_far.nr = nr;
-	w->so_far.random = random;
-	op.keep_going = watch_row;
-	op.keep_going_arg = w;
+/*
+ * The card brought to a known state before a run that does not open blocks
+ * of its own (the --find-fat run): a run of one block of the searches'
+ * settles it, when it may owe work.
+ */
+void auto_settle(struct autostate *s)
+{
+	struct rows_plan p;
+	int settle;
+	if (!s->dirty || s->stop || !run_fits_device(s, 1))
+		return;
+	auto_plan_rows(s, false, false, &p);
+	uint64_t row = (uint64_t)open_rounds(1, false) * p.d[p.nd - 1];
+	int rows = (int)(s->erasesize / row);
+	uint64_t at[1];
+	if (!place_blocks(s, 1, (uint64_t)(rows < PROBE_SETTLE_ROWS ? rows : PROBE_SETTLE_ROWS) * row,
+			  true, at))
+		return;
+	open_blocks(s, 1, p.d[p.nd - 1], false, rows < PROBE_SETTLE_ROWS ? rows : PROBE_SETTLE_ROWS,
+		    &settle);
+}
+
+/* ------------------------------------------------------------ one run */
+
+/* Rounds of a decision row at nr: enough writes in all, and enough into each block. */
+static int decision_rounds(const struct autostate *s, long long nr, bool random, uint64_t per_round)
+{
+	long long r = (PROBE_ROW_WRITES + nr - 1) / nr;
+	if (r < (random ? PROBE_RANDOM_ROUNDS : PROBE_ROUNDS))
+		r = random ? PROBE_RANDOM_ROUNDS : PROBE_ROUNDS;
+	/* the rows fit in one erase block, after the opening writes */
+	long long room = per_round ? (long long)((s->erasesize - s->probe.d[0]) / per_round) : r;
+	if (r > room)
+		r = room > 1 ? room : 1;
+	return r > PROBE_MAX_ROUNDS ? PROBE_MAX_ROUNDS : (int)r;
+}
+
+/*
+ * The rows a run measures after opening its blocks: the reference's rows
+ * (linear N=1, every size from PROBE_TOP_ROW down, so the noise can pick
+ * the decision rows; random N=1 from E/4 down, where a mapping unit shows
+ * as a cliff), or the two decision rows.
+ */
+static int run_rows(const struct autostate *s, long long nr, bool random, bool reference,
+		    struct probe_row *rows)
+{
+	struct rows_plan p;
+	int n = 0;
+	if (reference && !random) {
+		for (int k = 0; k < s->probe.nref; k++)
+			rows[n++] = (struct probe_row){ s->probe.ref[k], s->probe.ref_rounds, false };
+		return n;
+	}
+	if (reference) {
+		struct rows_plan lin;
+		auto_plan_rows(s, false, false, &lin);
+		for (uint64_t b = s->erasesize / 4; b >= lin.d[lin.nd - 1] && b >= s->d->lbs && n < MAX_ROWS;
+		     b /= 2) {
+			uint64_t fit = s->erasesize / b;
+			rows[n++] = (struct probe_row){ b, (int)(fit < PROBE_RANDOM_ROUNDS ? fit :
+							 PROBE_RANDOM_ROUNDS), true };
+			if (b % 2 || (b / 2) % s->d->lbs)
+				break;
+		}
+		return n;
+	}
+	auto_plan_rows(s, random, false, &p);
+	uint64_t per_round = 0;
+	for (int k = 0; k < p.nd; k++)
+		per_round += p.d[k];
+	int rounds = decision_rounds(s, nr, random, per_round);
+	for (int k = 0; k < p.nd; k++)
+		rows[n++] = (struct probe_row){ p.d[k], rounds, random };
+	return n;
+}
+
+static uint64_t rows_bytes(const struct probe_row *rows, int n, long long nr)
+{
+	uint64_t b = 0;
+	for (int k = 0; k < n; k++)
+		b += (uint64_t)rows[k].rounds * rows[k].chunk;
+	return b * (uint64_t)nr;
+}
+
+uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, bool reference)
+{
+	struct probe_row rows[MAX_ROWS];
+	int n = run_rows(s, nr, random, reference, rows);
+	uint64_t open = (uint64_t)open_rounds(nr, random) * (uint64_t)nr * s->probe.d[1];
+	return rows_bytes(rows, n, nr) + open;
+}
+
+static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference)
+{
+	struct probe_row rows[MAX_ROWS];
+	uint64_t at[OPEN_AU_MAX_NR];
+	int settle;
+
+	if (s->stop || s->nruns >= MAX_AU_RUNS || !run_fits_device(s, nr))
+		return NULL;
+	int nrows = run_rows(s, nr, random, reference, rows);
+	/* the opening writes: the smaller decision row (writes pay what is owed, not bytes) */
+	const uint64_t open_chunk = s->probe.d[1];
+	const uint64_t open_row = (uint64_t)open_rounds(nr, random) * open_chunk;
+	const uint64_t per_block = rows_bytes(rows, nrows, 1);
+	/*
+	 * The whole run in one erase block per block (a block that moved on
+	 * mid-run would open in a decision row): the settling rows that fit
+	 * besides. The random reference's large rows each take a block of
+	 * their own.
+	 */
+	const bool spread = per_block + open_row > s->erasesize;
+	int settle_rows = s->dirty ? PROBE_SETTLE_ROWS : 1;
+	if (!spread && per_block + (uint64_t)settle_rows * open_row > s->erasesize)
+		settle_rows = (int)((s->erasesize - per_block) / open_row);
+	if (!nrows || settle_rows < 1 ||
+	    !fits_cap(s, ((uint64_t)settle_rows * open_row + per_block) * (uint64_t)nr))
+		return NULL;
+	place_blocks(s, nr, spread ? open_row * (uint64_t)settle_rows :
+		     per_block + (uint64_t)settle_rows * open_row, true, at);
+	if (!open_blocks(s, nr, open_chunk, random, settle_rows, &settle))
+		return NULL;
 
 	struct au_run *run = &s->runs[s->nruns++];
 	memset(run, 0, sizeof(*run));
 	run->nr = nr;
 	run->random = random;
 	run->reference = reference;
-	run->last_row_only = last_row_only && !reference && p.nd == 2;
-	run->settle = settle_index < s->nsettles ? settle_index : -1;
-	run->settle_span = separate ? span : 0;
-	run->closed_beyond = beyond;
-	run->settle_chunk = separate ? chunk : p.first;
-	int64_t before = s->d->device_ns;
-	measure_open_au(s->d, &op, &run->r);
-	s->write_ns += s->d->device_ns - before;
-	s->prev_nr = nr;
-	s->prev_random = random;
-	run->stopped_early = w->stopped_early;
-	run->cut_by_cap = w->cut_by_cap;
-	auto_note_status(s, &run->r.st);
+	run->settle = settle;
+	run->settle_span = nr;
+	run->settle_chunk = open_chunk;
+	run->r.erasesize = s->erasesize;
+	run->r.offset = s->open_offset;
+	run->r.nr = nr;
+	run->r.random = random;
+	run->r.spacing = (unsigned int)(s->probe.stride / s->erasesize);
+	run->r.rows = calloc((size_t)nrows, sizeof(*run->r.rows));
+	uint64_t before = s->d->bytes_written;
+	for (int k = 0; k < nrows && run->r.rows; k++) {
+		struct rate_row row;
+		bool ok = probe_row(s, nr, &rows[k], spread, &row, &run->r.st);
+		if (ok || s->d->bytes_written > before) {
+			run->r.rows[run->r.nrows++] = row;
+			run->r.blocksize = rows[k].chunk;
+		}
+		if (!ok) {
+			run->cut_by_cap = !s->stop;
+			break;
+		}
+	}
+	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] +=
+		s->d->bytes_written - before;
 	auto_judge_run(s, run);
 	if (run->cut_by_cap) {
 		s->cap_hit = true;
 		if (run->verdict == RUN_HOLDS)
 			run->verdict = RUN_UNCLEAR;
 	}
-	s->prev_held = run->verdict == RUN_HOLDS && !run->stopped_early;
-	if (run->verdict != RUN_HOLDS || run->stopped_early) {
+	if (run->verdict != RUN_HOLDS) {
 		s->dirty = true;
 		s->dirty_why = run->verdict == RUN_COLLAPSED ? "a collapsed run" : "an unclear run";
 	}
@@ -492,26 +441,35 @@ static void rejudge(struct autostate *s, bool random)
 			auto_judge_run(s, &s->runs[i]);
 }
 
+/*
+ * Linear N=1 at least twice: the reference, and its replicas give the
+ * noise; again while the two fastest differ by more than REFERENCE_AGREE
+ * at the decision rows the noise picks. Then those rows are fixed.
+ */
+static bool measure_reference(struct autostate *s)
+{
+	if (!auto_replicas(s, 1, false) && !measure_run(s, 1, false, true))
+		return false;
+	while (auto_replicas(s, 1, false) < MAX_REPLICAS && !s->stop) {
+		if (auto_replicas(s, 1, false) >= 2 && auto_choose_decision_rows(s))
+			break;
+		if (!measure_run(s, 1, false, true))
+			break;
+	}
+	if (!s->probe.chosen)
+		auto_choose_decision_rows(s);
+	s->probe.chosen = true;
+	return auto_replicas(s, 1, false) > 0;
+}
+
 void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 {
 	if (limit > OPEN_AU_MAX_NR)
 		limit = OPEN_AU_MAX_NR;
-	/*
-	 * Linear N=1 at least twice: the reference, and its replicas give the
-	 * noise; again while the two fastest differ by more than REFERENCE_AGREE.
-	 */
-	if (!auto_replicas(s, 1, random) && !measure_run(s, 1, random, true, false))
+	if (!measure_reference(s))
 		return;
-	/* random N=1 is measured again only where it decides the count (below) */
-	while (!random && auto_replicas(s, 1, random) < MAX_REPLICAS && !s->stop) {
-		struct rows_plan p;
-		bool agree = auto_replicas(s, 1, random) >= 2;
-		auto_plan_rows(s, random, false, &p);
-		for (int k = 0; k < p.nd && agree; k++)
-			agree = auto_spread(s, random, p.d[k]) <= REFERENCE_AGREE;
-		if (agree || !measure_run(s, 1, random, false, false))
-			break;
-	}
+	if (random && !auto_replicas(s, 1, true) && !measure_run(s, 1, true, true))
+		return;
 	if (!auto_replicas(s, 1, random))
 		return;
 	if (random) {
@@ -526,6 +484,8 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 		if (!nr) {
 			if ((b.collapse && b.collapse == b.hold + 1) || (!b.collapse && b.hold >= limit))
 				break;
+			if (auto_search_should_stop(s, random, &b))
+				break;
 			if (b.collapse)
 				nr = (b.hold + b.collapse) / 2;
 			else
@@ -533,20 +493,13 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 			if (nr <= b.hold)
 				break;
 		}
-		/*
-		 * Random N=1 again with every row ("no random block" is checked
-		 * against them all); a replica of a hold needs only the smallest
-		 * decision row, where a collapse shows most (host noise only ever
-		 * makes a hold look worse).
-		 */
-		bool last_row = replica && nr > 1 &&
-				auto_combined_verdict(s, nr, random, NULL) == RUN_HOLDS;
-		struct au_run *run = measure_run(s, nr, random, random && nr == 1, last_row);
+		/* random N=1 again with every row ("no random block" is checked against them all) */
+		struct au_run *run = measure_run(s, nr, random, random && nr == 1);
 		if (!run)
 			break;
 		/* an unclear run decides nothing: measure it once more right away */
 		if (!replica && run->verdict == RUN_UNCLEAR && !run->cut_by_cap &&
-		    !measure_run(s, nr, random, false, false))
+		    !measure_run(s, nr, random, random && nr == 1))
 			break;
 		if (run->cut_by_cap)
 			break;

@@ -234,6 +234,35 @@ static void print_raw(FILE *f, const struct autostate *s)
 	}
 }
 
+/* "1.2%", "0.04%", "105%": a share of the card */
+static const char *share_text(char *buf, size_t n, uint64_t part, uint64_t whole)
+{
+	double pct = whole ? 100.0 * (double)part / (double)whole : 0;
+	snprintf(buf, n, "%.*f%%", pct < 0.1 ? 2 : pct < 10 ? 1 : 0, pct);
+	return buf;
+}
+
+/* "budget 655MiB (2.0% of the card, the default): capacity 16MiB, FAT area 48MiB, ..." */
+static void print_budget(FILE *f, const struct autostate *s)
+{
+	static const char *const words[NSPENT] = {
+		[SPENT_CAPACITY] = "capacity check", [SPENT_REFERENCE] = "reference",
+		[SPENT_FAT] = "FAT area", [SPENT_LINEAR] = "open blocks", [SPENT_RANDOM] = "random writes",
+		[SPENT_SETTLE] = "settling", [SPENT_CACHE] = "write cache", [SPENT_CLASS] = "class check",
+	};
+	char b[FMT_BUF], pct[16], line[512] = "";
+	if (!s->plan.budget_source)
+		return;
+	for (int p = 0; p < NSPENT; p++)
+		if (s->spent[p])
+			fmt_append(line, sizeof line, "%s%s %s", line[0] ? ", " : "", words[p],
+				   fmt_size(b, s->spent[p]));
+	fprintf(f, "  %-22s %s (%s of the card, %s)%s%s\n", "budget", fmt_size(b, s->plan.budget),
+		share_text(pct, sizeof pct, s->plan.budget, s->d->size),
+		strcmp(s->plan.budget_source, "default") ? "--max-write" : "the default",
+		line[0] ? ": " : "", line);
+}
+
 /* The commands that settle an uncertain count: the runs at N and N+1, each to repeat. */
 static int rerun_commands(const struct autostate *s, char cmds[4][512])
 {
@@ -342,10 +371,12 @@ void auto_print_text(FILE *f, const struct autostate *s)
 		else if (s->have_lin)
 			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
 				s->cap_hit ? " (--max-write reached)" : "");
-		fprintf(f, "  %-22s %s", "written", fmt_size(b, s->d->bytes_written));
+		fprintf(f, "  %-22s %s (%s of the card)", "written", fmt_size(b, s->d->bytes_written),
+			share_text(t, sizeof t, s->d->bytes_written, s->d->size));
 		fprintf(f, " in %s of device time, erase size %s from %s", fmt_time(t, s->write_ns),
 			fmt_size(b, s->erasesize), s->erase_source ? s->erase_source : "-");
 		fprintf(f, "%s\n", s->cap_hit ? "; --max-write reached" : "");
+		print_budget(f, s);
 	}
 	fprintf(f, "  %-22s %d run%s of -a, %s of device time\n", "alignment", s->nalign,
 		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
@@ -456,6 +487,29 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 		st->failed_because = s->cap.restore_error;
 }
 
+/* auto.plan: the budget, what was planned and written, by purpose, and why the searches stopped */
+static void json_plan(struct jw *w, const struct autostate *s)
+{
+	const struct write_plan *pl = &s->plan;
+	jw_object_begin(w, "plan");
+	jw_uint(w, "budget_bytes", pl->budget);
+	jw_string(w, "budget_source", pl->budget_source);
+	jw_uint(w, "planned_bytes", pl->planned);
+	jw_uint(w, "written_bytes", s->d->bytes_written);
+	jw_string(w, "stopped_because", pl->stopped_because ? pl->stopped_because : "done");
+	jw_string(w, "line", pl->line);
+	jw_int(w, "max_open_au_nr", pl->max_nr);
+	jw_object_begin(w, "planned_by_purpose");
+	for (int p = 0; p < NSPENT; p++)
+		jw_uint(w, auto_purpose_name(p), pl->est[p]);
+	jw_object_end(w);
+	jw_object_begin(w, "written_by_purpose");
+	for (int p = 0; p < NSPENT; p++)
+		jw_uint(w, auto_purpose_name(p), s->spent[p]);
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
 static void json_cost(struct jw *w, const struct autostate *s)
 {
 	jw_object_begin(w, "cost");
@@ -514,6 +568,8 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	jw_int(&w, "align_runs", s->nalign);
 	json_align(&w, "align", &s->align);
 	if (s->o->destructive) {
+		if (s->plan.budget_source)
+			json_plan(&w, s);
 		json_write_phase(&w, s);
 	} else {
 		char next[512];

@@ -77,6 +77,7 @@ struct settle_pass {
 #define MAX_SETTLES 64
 
 struct autostate;
+struct bracket;
 
 /* What the keep_going callback sees of a run in progress. */
 struct row_watch {
@@ -94,8 +95,65 @@ struct row_watch {
 	struct rate_row rows[MAX_ROWS];
 };
 
-/* --max-write's default is 1024 erase blocks, never below this */
-#define AUTO_MAX_WRITE_FLOOR (1ull << 30)
+/*
+ * The write budget (auto/auto_plan.c): by default a small share of the
+ * device (AUTO_BUDGET_SHARE), at least AUTO_BUDGET_FLOOR where that is at
+ * most half the device, never more than the device; --max-write replaces it.
+ */
+#define AUTO_BUDGET_SHARE 50	/* 1/50: 2% of the device */
+#define AUTO_BUDGET_FLOOR (128ull << 20)
+
+/* What the bytes written were for (the plan's and the report's split). */
+enum auto_purpose {
+	SPENT_CAPACITY, SPENT_REFERENCE, SPENT_FAT, SPENT_LINEAR, SPENT_RANDOM, SPENT_SETTLE,
+	SPENT_CACHE, SPENT_CLASS, NSPENT
+};
+
+/*
+ * A verdict the card makes undeterminable (INTERFACES.md): why, and the
+ * line that would decide it with what it writes. reason NULL: none.
+ */
+struct not_determinable {
+	const char *reason;	/* "write-cache", "ram-buffer", "noise", "budget", "no-geometry", "device-too-small" */
+	char why[256];
+	char command[512];
+	uint64_t cost_bytes;
+};
+
+/*
+ * --auto's probes (measure/measure_probe.c): the runs of the open-AU
+ * searches write a few chunks into each erase block, so every block of a
+ * run has a place of its own (one of PROBE_LANES erase blocks, one erase
+ * size apart) and the offset where its next writes go on.
+ */
+#define PROBE_LANES 6		/* the settle block sits at the 7th (auto_settle_offset) */
+#define PROBE_TOP_ROW (256u << 10)	/* the reference's largest row, at most */
+#define PROBE_ROW_WRITES 8	/* a decision row writes at least this many chunks in all */
+#define PROBE_ROUNDS 3		/* ... and at least this many into each block */
+#define PROBE_RANDOM_ROUNDS 8	/* positions of an out-of-order row in each block */
+#define PROBE_SETTLE_ROWS 12	/* rows of settling before the decision rows, at most */
+#define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
+struct probe_state {
+	uint64_t ref[MAX_ROWS];	/* the linear reference's rows, largest first */
+	int nref;
+	int ref_rounds;		/* chunks per block in each */
+	uint64_t d[2];		/* the decision rows: d[0] = 2 * d[1] */
+	bool chosen;		/* from the reference's noise (else a first guess) */
+	uint64_t stride;	/* from one block of a run to the next */
+	int lane[OPEN_AU_MAX_NR];
+	uint64_t wp[OPEN_AU_MAX_NR];	/* where block j's next write goes, inside its erase block */
+};
+
+/* the write plan, stated before the first write of the write phase */
+struct write_plan {
+	uint64_t budget;	/* bytes --auto may write in all, the capacity check included */
+	const char *budget_source;	/* "default" or "max-write" */
+	uint64_t planned;	/* what the plan expects to write */
+	uint64_t est[NSPENT];	/* ... by purpose */
+	int max_nr;		/* the largest N the open-AU searches can afford */
+	char line[512];		/* the plan as the user is told it */
+	const char *stopped_because;	/* "done", "budget", "not-determinable", "interrupted", "error" */
+};
 
 struct autostate {
 	struct dev *d;
@@ -148,6 +206,12 @@ struct autostate {
 	struct class_result *cls;	/* --class after the write phase (auto/auto_class.c); NULL: none ran */
 	char error[1280];	/* why the run could not start (or its capacity check), for the JSON document */
 	uint64_t map_unit;	/* random writes keep up from this size up; 0: none seen */
+
+	/* the plan and what was written for what (auto/auto_plan.c) */
+	struct write_plan plan;
+	uint64_t spent[NSPENT];
+	struct probe_state probe;
+	struct not_determinable nd_lin, nd_rnd;
 };
 
 struct advice {
@@ -197,6 +261,7 @@ int auto_run_alignment(struct autostate *s);
 void auto_run_capacity_first(struct autostate *s);
 /* the class check, when a claim is known (auto/auto_class.c) */
 void auto_run_class(struct autostate *s);
+uint64_t auto_class_planned(struct autostate *s);
 
 /* the FAT-area check (auto/auto_fat.c) */
 void auto_run_find_fat(struct autostate *s);
@@ -205,11 +270,33 @@ void auto_run_find_fat(struct autostate *s);
 void auto_search_open_aus(struct autostate *s, bool random, long long limit);
 /* The card brought to a known state before the next run, when it may not be in one. */
 void auto_settle(struct autostate *s);
-/* The erase block the settle passes write. */
-uint64_t auto_settle_offset(const struct autostate *s, int k);
+/* The searches' blocks from their starts, at the erase size and offset now tested. */
+void auto_probe_reset(struct autostate *s);
+/* What a run at nr writes at most, its opening writes included. */
+uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, bool reference);
+
+/* the plan and the budget (auto/auto_plan.c) */
+uint64_t auto_default_budget(uint64_t size);
+/* The budget before the first write: --max-write, or the default from the device's size. */
+void auto_plan_budget(struct autostate *s);
+/* After the capacity check: a fake's default budget follows what it stores. */
+void auto_budget_after_capacity(struct autostate *s);
+/* The plan of the write phase, stated on stderr before its first write. */
+void auto_make_plan(struct autostate *s);
+/* After a run: can more writing still change the search's answer? (false: go on) */
+bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b);
+/* The not-determinable verdicts, where the runs show the card makes them so. */
+void auto_judge_determinable(struct autostate *s);
+const char *auto_purpose_name(enum auto_purpose p);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
+/* The reference's rows and a first guess of the decision rows, for the erase size now tested. */
+void auto_probe_rows_init(struct autostate *s);
+/* The decision rows from the reference's noise; false: another replica may find better ones. */
+bool auto_choose_decision_rows(struct autostate *s);
+/* Linear writes to one block: time per write = a + k * bytes, fitted; false: too few rows. */
+bool auto_linear_fit(const struct autostate *s, double *a, double *k);
 /* This replica against the reference (linear N=1; random: also linear and random N=1). */
 void auto_judge_run(const struct autostate *s, struct au_run *run);
 /* The verdict at N over every replica: their best rate per row, judged. */

@@ -29,19 +29,24 @@ static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned in
 	return b;
 }
 
+/* The smallest size a row writes: the page (as -a gives it, MAX_PAGE_HINT at most), a logical block. */
+static uint64_t lowest_row(const struct autostate *s)
+{
+	uint64_t lowest = s->pagesize > MAX_PAGE_HINT ? MAX_PAGE_HINT : s->pagesize;
+	return lowest < s->d->lbs ? s->d->lbs : lowest;
+}
+
 /*
- * Linear runs decide at E/4 and E/8 (a collapse shows by E/4; at E/2 one
- * write in two collects a block, too weak a sign) after a settling row at
- * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
- * that cannot go random are several per block, or from the mapping unit
- * up, after a settling row of linear writes. The random reference measures
- * every row from E/4 down (at E/2, two chunks a block, the order is not
- * random enough to tell).
+ * The rows of an original --open-au line that repeats a run (the rerun
+ * advice): linear runs decide at E/4 and E/8 (a collapse shows by E/4; at
+ * E/2 one write in two collects a block, too weak a sign), random runs at
+ * E/16 and E/32, where out-of-order writes into a block that cannot go
+ * random are several per block, or from the mapping unit up.
  */
-void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
+static void original_rows(const struct autostate *s, bool random, struct rows_plan *p)
 {
 	const uint64_t e = s->erasesize;
-	uint64_t lowest = s->pagesize > MAX_PAGE_HINT ? MAX_PAGE_HINT : s->pagesize;
+	uint64_t lowest = lowest_row(s);
 	if (random && s->map_unit > lowest)
 		lowest = s->map_unit;
 	uint64_t d1 = decision_row(e, lowest, random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT, s->d->lbs);
@@ -62,8 +67,113 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 		p->d[1] = d1;
 		p->first = 4 * d1 <= e ? 4 * d1 : e;
 	}
-	if (reference && random)	/* every row with out-of-order writes: the mapping unit */
-		p->first = decision_row(e, lowest, 2, s->d->lbs);
+}
+
+/*
+ * The probes' rows (issue 26): the linear reference measures every size
+ * from PROBE_TOP_ROW (E/8 at most) down to the page, ref_rounds chunks each
+ * into one block; the decision rows are two of them, d[0] = 2 * d[1],
+ * chosen from the reference's noise (auto_choose_decision_rows); until
+ * then the first guess is the smallest pair of 64 KiB or more.
+ */
+void auto_probe_rows_init(struct autostate *s)
+{
+	struct probe_state *ps = &s->probe;
+	const uint64_t e = s->erasesize, lowest = lowest_row(s);
+	uint64_t top = e;
+	int k = 0;
+	while (top % 2 == 0 && (top / 2) % s->d->lbs == 0 && top / 2 >= lowest &&
+	       (k < 3 || top > PROBE_TOP_ROW)) {
+		top /= 2;
+		k++;
+	}
+	/* two rows at least, where the erase block has room for them (E/4 on small ones) */
+	if (top / 2 < lowest && top * 2 <= e / 2)
+		top *= 2;
+	ps->nref = 0;
+	for (uint64_t b = top; b >= lowest && ps->nref < MAX_ROWS; b /= 2) {
+		ps->ref[ps->nref++] = b;
+		if (b % 2 || (b / 2) % s->d->lbs)
+			break;
+	}
+	uint64_t sum = 0;
+	for (int i = 0; i < ps->nref; i++)
+		sum += ps->ref[i];
+	/* the reference's rows and its opening writes in one erase block */
+	uint64_t rounds = sum ? (e - 4 * ps->ref[0] / 2) / sum : 1;
+	ps->ref_rounds = rounds > PROBE_RANDOM_ROUNDS ? PROBE_RANDOM_ROUNDS : rounds < 1 ? 1 : (int)rounds;
+	ps->chosen = false;
+	int i = ps->nref - 1;
+	while (i > 0 && ps->ref[i] < (64u << 10))
+		i--;
+	ps->d[1] = ps->ref[i];
+	ps->d[0] = i > 0 ? ps->ref[i - 1] : ps->ref[i];
+}
+
+/*
+ * The decision rows from the reference's replicas: the smallest pair
+ * (d, 2d) whose two fastest replicas agree within REFERENCE_AGREE at both,
+ * and where the transfer of d takes at least the write's latency (the fit
+ * of the reference's rows), so that the collapse's signature, a time per
+ * write that does not shrink with the chunk, stands out from a hold's
+ * (doc/card-facts.md, Writes). true when such a pair was found; else the
+ * pair with the least spread is taken, and false says another replica may
+ * find one.
+ */
+bool auto_choose_decision_rows(struct autostate *s)
+{
+	struct probe_state *ps = &s->probe;
+	double a = 0, k = 0;
+	bool fit = auto_linear_fit(s, &a, &k);
+	int best = -1;
+	double best_spread = 2;
+	for (int i = ps->nref - 1; i >= 1; i--) {
+		double s1 = auto_spread(s, false, ps->ref[i]), s0 = auto_spread(s, false, ps->ref[i - 1]);
+		if (s1 < 0 || s0 < 0)
+			continue;
+		double worst = s1 > s0 ? s1 : s0;
+		bool signature = !fit || k * (double)ps->ref[i] >= a;
+		if (worst <= REFERENCE_AGREE && signature) {
+			ps->d[1] = ps->ref[i];
+			ps->d[0] = ps->ref[i - 1];
+			return true;
+		}
+		if (signature && worst < best_spread) {
+			best_spread = worst;
+			best = i;
+		}
+	}
+	if (best < 0 && ps->nref >= 2)
+		best = 1;
+	if (best >= 1) {
+		ps->d[1] = ps->ref[best];
+		ps->d[0] = ps->ref[best - 1];
+	}
+	return false;
+}
+
+/*
+ * The rows of a run: linear ones decide at d[0] and d[1] after opening
+ * their blocks with writes of d[0]; random ones at the same rows (the
+ * positions of a row are out of order whatever its chunk), or from the
+ * mapping unit up, where smaller out-of-order writes rewrite the unit.
+ */
+void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
+{
+	const struct probe_state *ps = &s->probe;
+	(void)reference;
+	memset(p, 0, sizeof(*p));
+	p->first = ps->d[0];
+	if (random && s->map_unit > ps->d[1]) {
+		uint64_t d1 = decision_row(s->erasesize, s->map_unit, RANDOM_ROW_SHIFT, s->d->lbs);
+		p->nd = d1 * 4 <= s->erasesize ? 2 : 1;
+		p->d[0] = p->nd == 2 ? 2 * d1 : d1;
+		p->d[1] = d1;
+		return;
+	}
+	p->nd = ps->d[0] != ps->d[1] ? 2 : 1;
+	p->d[0] = ps->d[0];
+	p->d[1] = ps->d[1];
 }
 
 static bool run_counts(const struct autostate *s, const struct au_run *r, long long nr, bool random)
@@ -132,31 +242,38 @@ double auto_noise(const struct autostate *s, uint64_t blocksize)
 }
 
 /*
- * Linear writes to one block below their smallest row: time per write as a
- * latency plus a transfer, fitted to the rows measured (least squares), so
- * random rows down to E/32 are compared with linear writes of their size.
+ * Linear writes to one block: time per write as a latency a plus a
+ * transfer k per byte, fitted to the reference's rows (least squares), so
+ * rows it did not measure (random ones up to E/4) are compared with linear
+ * writes of their size. false with fewer than two rows.
  */
-double auto_linear_rate(const struct autostate *s, uint64_t bs)
+bool auto_linear_fit(const struct autostate *s, double *a_out, double *k_out)
 {
-	struct rows_plan p;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
 	int n = 0;
-	auto_plan_rows(s, false, false, &p);
-	for (uint64_t b = p.first; b >= p.d[p.nd - 1] && b > 0; b /= 2) {
-		double r = auto_best_rate(s, 1, false, b);
+	for (int i = 0; i < s->probe.nref; i++) {
+		double r = auto_best_rate(s, 1, false, s->probe.ref[i]);
 		if (!(r > 0))
 			continue;
-		double x = (double)b, y = x / r;
+		double x = (double)s->probe.ref[i], y = x / r;
 		sx += x, sy += y, sxx += x * x, sxy += x * y;
 		n++;
 	}
 	if (n < 2 || sxx * n == sx * sx)
-		return 0;
+		return false;
 	double k = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - k * sx) / n;
 	if (k <= 0)
+		return false;
+	*a_out = a < 0 ? 0 : a;
+	*k_out = k;
+	return true;
+}
+
+double auto_linear_rate(const struct autostate *s, uint64_t bs)
+{
+	double a, k;
+	if (!auto_linear_fit(s, &a, &k))
 		return 0;
-	if (a < 0)
-		a = 0;
 	return (double)bs / (a + k * (double)bs);
 }
 
@@ -665,7 +782,7 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 {
 	struct rows_plan p;
 	char e[FMT_BUF], b[FMT_BUF];
-	auto_plan_rows(s, random, false, &p);
+	original_rows(s, random, &p);
 	/* a line the tool would refuse is no advice: check it as the command line would be */
 	struct params cp = *s->p;
 	cp.erasesize = s->erasesize;
