@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BUFFER_ALIGN 4096
 
@@ -84,6 +85,43 @@ static int timed_transfer(struct dev *d, void *buf, uint64_t len, uint64_t off, 
 	d->device_ns += t;
 	dev_count(d, IO_MEASURE, write ? 0 : len, write ? len : 0);
 	return 0;
+}
+
+volatile sig_atomic_t *dev_stop_flag;
+
+static bool stop_requested(void)
+{
+	return dev_stop_flag && *dev_stop_flag;
+}
+
+/* A sleep to a deadline: a signal that asks for no stop does not shorten it. */
+static int sleep_ns(uint64_t ns)
+{
+	struct timespec end;
+	int r;
+
+	if (stop_requested())	/* no pause on the way out */
+		return -EINTR;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)(ns / 1000000000u);
+	end.tv_nsec += (long)(ns % 1000000000u);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL)) == EINTR)
+		if (stop_requested())
+			return -EINTR;
+	return -r;
+}
+
+int dev_idle(struct dev *d, uint64_t ns)
+{
+	int r = d->ops && d->ops->idle ? d->ops->idle(d, ns) : sleep_ns(ns);
+
+	if (r == 0)
+		d->idle_ns += (int64_t)ns;
+	return r;
 }
 
 void dev_count(struct dev *d, enum io_purpose p, uint64_t read, uint64_t written)

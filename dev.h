@@ -2,6 +2,7 @@
 #ifndef FB_DEV_H
 #define FB_DEV_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,8 @@ struct dev_ops {
 	 */
 	int (*read_wrap)(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 	int (*discard)(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
+	/* Optional: the host leaves the device alone for ns (dev_idle). NULL: a sleep. */
+	int (*idle)(struct dev *d, uint64_t ns);
 	/*
 	 * Optional: the n requests with up to depth of them in flight, request i
 	 * in buf + (i % depth) * slot (concurrent reads may share a slot: the
@@ -96,6 +99,7 @@ struct dev {
 	uint64_t bytes_read, bytes_written, bytes_discarded;
 	struct io_traffic traffic;
 	int64_t device_ns;	/* sum of all timed I/O */
+	int64_t idle_ns;	/* sum of the pauses dev_idle made */
 };
 
 /* "sim:..." names a simulated card (backends/dev_sim.c), not a file. */
@@ -128,6 +132,19 @@ void dev_close(struct dev *d);
 int dev_read(struct dev *d, void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_write(struct dev *d, const void *buf, uint64_t len, uint64_t off, int64_t *ns);
 int dev_discard(struct dev *d, uint64_t off, uint64_t len, int64_t *ns);
+/*
+ * The host leaves the device alone for ns nanoseconds, never inside a
+ * timed region: before a write test, so that the card's buffer, cache and
+ * postponed collections are in a known state. Files and block devices
+ * sleep (clock_nanosleep on CLOCK_MONOTONIC to a deadline, restarted after
+ * a signal unless *dev_stop_flag is set, and not begun when it is); a sim:
+ * card's virtual clock
+ * advances and the card does its idle work (sim_idle). Adds the pause to
+ * d->idle_ns. 0, or -EINTR when a stop was requested (the pause cut short).
+ */
+int dev_idle(struct dev *d, uint64_t ns);
+/* The flag a stop request sets (vm.c points it at vm_stop_requested); NULL: no stops. */
+extern volatile sig_atomic_t *dev_stop_flag;
 /*
  * Timed queued I/O (struct dev_ops.transfer_queued): n requests, up to depth
  * in flight; the total time in *ns, the depth really used in *used (1 where

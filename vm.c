@@ -7,6 +7,12 @@
 
 volatile sig_atomic_t vm_stop_requested;
 
+/* A stop request also cuts a pause short (dev_idle): dev.c, below vm, cannot include vm.h. */
+__attribute__((constructor)) static void vm_share_stop_flag(void)
+{
+	dev_stop_flag = &vm_stop_requested;
+}
+
 /* ---- arena: ops and results of one program live and die together ---- */
 
 struct chunk {

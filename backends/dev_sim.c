@@ -93,6 +93,14 @@ static int sim_discard_range(struct dev *d, uint64_t off, uint64_t len, int64_t 
 	return r;
 }
 
+/* The card's clock moves on and the card does its idle work; realtime= paces it too. */
+static int sim_idle_op(struct dev *d, uint64_t ns)
+{
+	sim_idle(d->sim, (int64_t)ns);
+	pace(d, 0, (int64_t)ns);
+	return 0;
+}
+
 /* Untimed, but a card's failing sector fails whoever reads it: saving the user's data too. */
 static int sim_copy(struct dev *d, void *buf, uint64_t len, uint64_t off, bool write)
 {
@@ -136,6 +144,7 @@ const struct dev_ops dev_sim_ops = {
 	.transfer = sim_transfer,
 	.read_wrap = sim_read_wrap,
 	.discard = sim_discard_range,
+	.idle = sim_idle_op,
 	.transfer_queued = sim_transfer_queued,
 	.card_register = sim_register,
 	.copy = sim_copy,

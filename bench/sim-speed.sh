@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Simulator speed: CPU time of a full -a on a 32 GiB simulated card and of
-# full --open-au sweeps with a 16 MiB erase size, against a budget of 1 s of
+# full --open-au sweeps with a 16 MiB erase size, and on two 64 GB cards as
+# they are made today (usb3-64g, a2-64g), against a budget of 1 s of
 # CPU each (the simulator must never be what makes a test slow), with the
 # simulated device time they stand for. Prints figures and
 # ratios, never pass/fail. Usage: bench/sim-speed.sh [flashbench binary]
@@ -45,6 +46,12 @@ cases = [  # (short label, description, arguments, I/O count from the JSON)
     ("-O 16MiB x17 to 4KiB", "-O, 16 MiB erase size, 17 AUs, to 4 KiB",
      ["-O", "-e", "16M", "-b", "4K", "--open-au-nr=17",
       "sim:size=32G,erasesize=16M,pagesize=4K,open-au=16"], lambda d: ios_rates(d, "open_au")),
+    # cards as they are made today: big blocks, groups, a mapping unit, a buffer; an SLC cache
+    ("-O usb3-64g x5", "-O, usb3-64g (32 MiB, groups, buffer), 5 AUs",
+     ["-O", "-e", "32M", "--open-au-nr=5", "sim:usb3-64g"], lambda d: ios_rates(d, "open_au")),
+    ("-O -r a2-64g x9 to 8KiB", "-O -r, a2-64g (24 MiB, 1 GiB cache), 9 AUs",
+     ["-O", "-r", "-e", "24M", "-b", "8K", "--open-au-nr=9", "sim:a2-64g"],
+     lambda d: ios_rates(d, "open_au")),
 ]
 summary = []
 for label, name, args, count in cases:

@@ -218,6 +218,9 @@ static int set_param(struct sim_config *c, struct spec_extra *x, const char *key
 	int state = set_state_param(c, key, val, err, errlen);
 	if (state <= 0)
 		return state;
+	int today = sim_today_param(&c->today, key, val, err, errlen);
+	if (today <= 0)
+		return today;
 	return fail(err, errlen, "sim: %s=%s: unknown parameter (see --help)", key, val);
 }
 
@@ -274,6 +277,8 @@ static int check_config(const struct sim_config *c, const struct spec_extra *x,
 		return fail(err, errlen, "sim: fat-aus=%u: more erase blocks than the card has",
 			    c->fat_aus);
 	if (sim_data_check(&c->data, c->size, err, errlen) < 0)
+		return -1;
+	if (sim_today_check(c, err, errlen) < 0)
 		return -1;
 	return check_real(c, err, errlen);
 }
@@ -350,6 +355,7 @@ struct sim *sim_build(const char *spec, char *err, size_t errlen)
 	s->neb = (c.size + c.erasesize - 1) / c.erasesize;
 	s->eb = calloc(s->neb, sizeof(*s->eb));
 	s->rng = c.seed;
+	sim_today_setup(s);
 	if (!s->eb) {
 		fail(err, errlen, "sim: size=%llu: out of memory", (unsigned long long)c.size);
 		sim_destroy(s);
@@ -428,6 +434,19 @@ static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
 	return off / unit != (off + len - 1) / unit;
 }
 
+/* What one program covers: the page, or on a card that hides its geometry any 512 bytes. */
+static uint64_t write_unit(const struct sim *s)
+{
+	return s->cfg.today.hidden ? SIM_LBS : s->cfg.pagesize;
+}
+
+/* Page programs of [off, off+len) at bps. */
+static double program_cost(const struct sim *s, uint64_t off, uint64_t len, double bps)
+{
+	uint64_t unit = write_unit(s);
+	return (double)pages_touched(off, len, unit) * transfer(unit, bps);
+}
+
 /* ---------------------------------------------- real-card phenomena: costs */
 
 /*
@@ -439,10 +458,11 @@ static bool crosses(uint64_t off, uint64_t len, uint64_t unit)
 static double real_read_extra(struct sim *s, uint64_t off, uint64_t len)
 {
 	const struct sim_real *r = &s->cfg.real;
+	const bool shown = !s->cfg.today.hidden;
 	double ns = 0;
-	if (r->multiplane && crosses(off, len, r->multiplane))
+	if (shown && r->multiplane && crosses(off, len, r->multiplane))
 		ns += s->t.page_cross;
-	if (r->group && crosses(off, len, r->group))
+	if (shown && r->group && crosses(off, len, r->group))
 		ns += 0.6 * s->t.eb_cross;
 	if (r->spikes && sim_uniform01(s) * 100 < r->spikes)
 		ns += 300 * US + 500 * US * sim_uniform01(s);
@@ -589,12 +609,13 @@ static unsigned int write_out_of_order(struct sim *s, unsigned int i, uint64_t o
 static double write_in_block(struct sim *s, uint64_t eb, uint64_t o, uint64_t len)
 {
 	const uint64_t es = s->cfg.erasesize;
-	const double page_ns = transfer(s->cfg.pagesize, s->t.write_bps);
-	double ns = (double)pages_touched(o, len, s->cfg.pagesize) * page_ns;
+	const double page_ns = transfer(s->cfg.pagesize, s->prog_bps);
+	double ns = program_cost(s, o, len, s->prog_bps);
 	struct open_block *b;
 	unsigned int i;
 
-	if (eb < s->cfg.fat_aus || s->cfg.no_ftl) {
+	/* page-mapped: the FAT area, a RAM disk, a card that hides its geometry */
+	if (eb < s->cfg.fat_aus || s->cfg.no_ftl || s->cfg.today.hidden) {
 		s->eb[eb].erased = 0;
 		return ns;
 	}
@@ -648,9 +669,9 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	if (rc)
 		return rc;
 	cost = s->t.read_lat + transfer(len, s->t.read_bps);
-	if (crosses(off, len, s->cfg.pagesize))
+	if (!s->cfg.today.hidden && crosses(off, len, s->cfg.pagesize))
 		cost += s->t.page_cross;
-	if (crosses(off, len, s->cfg.erasesize))
+	if (!s->cfg.today.hidden && crosses(off, len, s->cfg.erasesize))
 		cost += s->t.eb_cross;
 	cost += real_read_extra(s, off, len);
 	cost = sim_link_floor(&s->cfg.claims, len, cost);
@@ -659,20 +680,37 @@ int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	return 0;
 }
 
-int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+/*
+ * The card's own work for a write, added to cost: postponed collection,
+ * what the SLC cache takes (at the cached rate, wherever it lands), the
+ * rest into its erase blocks.
+ */
+static double card_write(struct sim *s, uint64_t off, uint64_t len, double cost)
 {
 	const uint64_t es = s->cfg.erasesize;
-	int rc = check_io(s, off, len);
-	double cost;
-	if (rc)
-		return rc;
-	cost = s->t.write_lat + pay_pending_slice(s);
-	for (uint64_t pos = off, end = off + len; pos < end;) {
+	const uint64_t cached = sim_slc_take(s, len);
+	cost += pay_pending_slice(s);
+	if (cached)
+		cost += program_cost(s, off, cached, s->t.write_bps);
+	for (uint64_t pos = off + cached, end = off + len; pos < end;) {
 		uint64_t eb = pos / es, o = pos % es;
 		uint64_t n = es - o < end - pos ? es - o : end - pos;
 		cost += write_in_block(s, eb, o, n);
 		pos += n;
 	}
+	return cost;
+}
+
+int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
+{
+	int rc = check_io(s, off, len);
+	double cost;
+	if (rc)
+		return rc;
+	if (s->cfg.today.buffer)	/* the host waits for the buffer, the card works behind it */
+		cost = s->t.write_lat + sim_buffer_take(s, len, card_write(s, off, len, 0));
+	else
+		cost = card_write(s, off, len, s->t.write_lat);
 	cost = sim_link_floor(&s->cfg.claims, len, cost);
 	*ns = sim_host_charge(s, cost);
 	trace(s, 'W', off, len);
@@ -702,4 +740,43 @@ int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns)
 	if (s->record)
 		fprintf(s->record, "D %llu %llu\n", (unsigned long long)off, (unsigned long long)len);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- idle */
+
+/*
+ * Collection after idle (idle-gc=): postponed collections first, then the
+ * open blocks are closed, as long as ns lasts; the time it took.
+ */
+static double idle_collect(struct sim *s, double ns)
+{
+	double used = 0;
+	if (s->gc_pending > 0) {
+		double pay = s->gc_pending < ns ? s->gc_pending : ns;
+		s->gc_pending -= pay;
+		used += pay;
+	}
+	for (unsigned int i = 0; i < s->cfg.open_au && used < ns; i++)
+		if (s->in_use[i])
+			used += close_block(s, i);
+	return used;
+}
+
+/*
+ * Idle time is the card's: the RAM buffer drains first, the postponed
+ * work is done once the pause has lasted idle-gc= ms, and the rest of the
+ * pause folds the SLC cache back (sim/sim_today.c).
+ */
+void sim_idle(struct sim *s, int64_t ns)
+{
+	const double gc_after = s->cfg.today.idle_gc_ms * MS;
+	double busy;
+
+	if (ns <= 0)
+		return;
+	busy = sim_buffer_idle(s, ns);
+	if (s->cfg.today.idle_gc_ms && (double)ns >= gc_after)
+		busy += idle_collect(s, (double)ns - (busy > gc_after ? busy : gc_after));
+	if ((double)ns > busy)
+		sim_slc_fold(s, (double)ns - busy);
 }

@@ -25,6 +25,19 @@ struct sim_real {
 	unsigned int burst;	/* percent of the time the host is busy, in bursts */
 };
 
+/*
+ * The write path of cards as they are made today (doc/flash-card-model.md
+ * §10, doc/card-facts.md "Cards as they are made today"); all off by default.
+ */
+struct sim_today {
+	uint64_t slc_cache;	/* pseudo-SLC cache: bytes written at the cached rate after idle */
+	double slc_fold_bps;	/* folded back while idle, bytes/s; 0: the native rate */
+	unsigned int native_pct;	/* rate past the cache, % of the cached rate (default 33) */
+	uint64_t buffer;	/* controller RAM write buffer, bytes */
+	unsigned int idle_gc_ms;	/* idle this long: postponed collections run, open blocks close */
+	bool hidden;		/* geometry=hidden: no boundary costs, every block page-mapped */
+};
+
 /* The state a card comes in (doc/card-facts.md, "Card state"). */
 enum sim_state {
 	SIM_STATE_CLEAN,	/* every block written, nothing open, nothing pending */
@@ -54,6 +67,7 @@ struct sim_config {
 	bool discard_keeps;	/* discard=keep: a discard drops the mapping, erases nothing */
 	bool no_ftl;		/* ftl=none: every block page-mapped (a RAM disk) */
 	unsigned int gc_defer;	/* gc-defer=N: erase blocks' worth of collection postponed */
+	struct sim_today today;	/* slc-cache=, slc-fold=, native=, buffer=, idle-gc=, geometry= */
 };
 
 /*
@@ -78,6 +92,12 @@ int64_t sim_now(const struct sim *s);
 int sim_read(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_write(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
 int sim_discard(struct sim *s, uint64_t off, uint64_t len, int64_t *ns);
+/*
+ * The host leaves the card alone for ns: the clock advances and the card
+ * does its idle work (drains its RAM buffer, runs postponed collections
+ * and closes open blocks after idle-gc=, folds its SLC cache back).
+ */
+void sim_idle(struct sim *s, int64_t ns);
 
 /*
  * The card's data, kept only while enabled (--capacity needs it, timing

@@ -47,15 +47,17 @@ bool sim_card_register(const struct sim *s, const char *name, char *out, size_t 
 	const struct sim_config *cfg = sim_config(s);
 	const struct sim_claims_config *c = &cfg->claims;
 	uint8_t reg[64] = { 0 };
+	/* a card that hides its geometry names no AU size either */
+	const uint64_t au = cfg->today.hidden ? 0 : cfg->erasesize;
 
 	if (strcmp(name, "ssr") != 0 || (!sd_claims_any(&c->marks) && !c->queue) || n < 129)
 		return false;
 	put_bits(reg, 511, 510, 2);	/* DAT_BUS_WIDTH: 4 bits */
 	put_bits(reg, 447, 440, speed_class_code(c->marks.speed));
-	put_bits(reg, 431, 428, au_code(cfg->erasesize));
+	put_bits(reg, 431, 428, au_code(au));
 	put_bits(reg, 399, 396, c->marks.uhs);
 	if (c->marks.uhs)
-		put_bits(reg, 395, 392, au_code(cfg->erasesize));
+		put_bits(reg, 395, 392, au_code(au));
 	put_bits(reg, 391, 384, c->marks.video);
 	put_bits(reg, 339, 336, c->marks.app);
 	if (c->queue) {

@@ -43,6 +43,12 @@ static const struct {
 	{ "multiplane-32g", "C10", 0 },
 	/* Raspberry Pi's 128GB A2 microSD: C10 U3 V30 A2, command queue and cache */
 	{ "rpi-a2", "C10,U3,V30,A2", 8 },
+	/* cards as they are made today (sim/sim_presets.c); USB sticks and eMMC have no SD Status */
+	{ "a2-64g", "C10,U3,V30,A2", 8 },
+	{ "tlc-32g", "C10,U1,V10", 0 },
+	{ "sdxc-128g", "C10,U3,V30,A1", 0 },
+	{ "sdxc-64g", "C10,U1,A1", 0 },
+	{ "nogeo-128g", "C10,U3,V30,A1", 0 },
 };
 
 void sim_claims_preset(struct sim_claims_config *c, const char *preset)
@@ -75,7 +81,7 @@ const char *sim_spec_item_end(const char *s)
 }
 
 /* "20M/s", "1.5G/s": a size per second (binary suffixes, as every size here). */
-static int parse_rate(const char *val, double *bps)
+int sim_parse_rate(const char *val, double *bps)
 {
 	size_t len = strlen(val);
 	char num[64];
@@ -109,7 +115,7 @@ int sim_claims_param(struct sim_claims_config *c, const char *key, const char *v
 		return 0;
 	}
 	if (!strcmp(key, "link")) {
-		if (parse_rate(val, &c->link_bps) < 0) {
+		if (sim_parse_rate(val, &c->link_bps) < 0) {
 			snprintf(err, errlen, "sim: link=%s: not a rate (a size per second, e.g. 20M/s)",
 				 val);
 			return -1;

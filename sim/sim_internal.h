@@ -26,6 +26,7 @@ struct sim_timing {
 	double erase, open;		/* erasing an old copy; allocating a fresh block */
 	double copy_bps;		/* internal copy during garbage collection */
 	double discard_lat;
+	double bus_bps;			/* the host link a RAM buffer fills at; 0: read_bps */
 };
 
 struct preset {
@@ -78,6 +79,12 @@ struct sim {
 	FILE *trace;
 	double gc_pending;	/* postponed collection work, ns (gc-defer=) */
 	struct sim_host host;
+	/* the write path of today's cards (sim/sim_today.c) */
+	double prog_bps;	/* page programs past the SLC cache: write_bps, or its native= share */
+	double slc_used;	/* bytes in the SLC cache not folded back yet */
+	double buf_bytes;	/* bytes in the RAM buffer */
+	double buf_work;	/* the card's work behind them, ns */
+	int64_t buf_clock;	/* virtual time the buffer was last drained to */
 };
 
 /* sim/sim_random.c: the seeded generator; a uniform number in [0, 1) from the card's own. */
@@ -99,6 +106,27 @@ struct sim *sim_build(const char *spec, char *err, size_t errlen);
 unsigned int sim_open_block(struct sim *s, uint64_t eb, uint64_t lo);
 /* A full erase block's collection: copy all of it, erase the old copy; ns. */
 double sim_block_collection(const struct sim *s);
+
+/*
+ * sim/sim_today.c: the write path of today's cards. sim_today_param is 1
+ * when key is not one of its keys, else 0 or -1 (a message naming it);
+ * sim_today_setup derives the rates once the spec is read. sim_slc_take
+ * puts up to len bytes in the SLC cache, as far as it has room: the bytes
+ * it took; sim_slc_fold folds the cache back for ns of idle time.
+ * sim_buffer_take is what the host waits for a write of len bytes whose
+ * work the card does behind its RAM buffer; sim_buffer_idle advances the
+ * clock by ns of idle time, the buffer draining: the time that took.
+ */
+int sim_today_param(struct sim_today *t, const char *key, const char *val, char *err,
+		    size_t errlen);
+int sim_today_check(const struct sim_config *c, char *err, size_t errlen);
+void sim_today_setup(struct sim *s);
+uint64_t sim_slc_take(struct sim *s, uint64_t len);
+void sim_slc_fold(struct sim *s, double ns);
+double sim_buffer_take(struct sim *s, uint64_t len, double work);
+double sim_buffer_idle(struct sim *s, int64_t ns);
+/* sim/sim_claims.c: "20M/s" as bytes per second; 0 or -1. */
+int sim_parse_rate(const char *val, double *bps);
 
 /* sim/sim.c, for sim/sim_claims.c: the card's costs; the clock wound back by ns (queued I/O). */
 const struct sim_timing *sim_timing(const struct sim *s);

@@ -4,10 +4,14 @@
  * and keeps the accounting; the backend sees only requests that pass.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dev.h"
+#include "sim/sim.h"
 #include "unit.h"
 
 struct call {
@@ -213,6 +217,98 @@ static void test_dev_open_chooses_the_backend(void)
 	CHECK(!dev_path_is_sim("/tmp/sim:x"));
 }
 
+/* ------------------------------------------------------------ dev_idle */
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* A sim: card's pause is virtual: its clock moves on, its buffer drains, no I/O is counted. */
+static void test_idle_on_a_simulated_card(void)
+{
+	char err[256];
+	struct dev d;
+	int64_t first, full = 0, after;
+	char *buf = dev_alloc_buffer(64 * 1024);
+
+	CHECK_EQ(dev_open(&d, "sim:size=64M,buffer=1M", DEV_WRITE, err, sizeof err), 0);
+	CHECK_EQ(dev_write(&d, buf, 64 * 1024, 0, &first), 0);
+	for (int i = 1; i < 64; i++)
+		CHECK_EQ(dev_write(&d, buf, 64 * 1024, (uint64_t)i * 64 * 1024, &full), 0);
+	CHECK_GT(full, first * 3 / 2);	/* the buffer is full: the card's rate, not the bus */
+	int64_t clock = sim_now(d.sim), device = d.device_ns;
+	uint64_t written = d.bytes_written;
+	CHECK_EQ(dev_idle(&d, 2000000000ull), 0);
+	CHECK_EQ(sim_now(d.sim) - clock, 2000000000);
+	CHECK_EQ(d.idle_ns, 2000000000);
+	CHECK_EQ(d.device_ns, device);
+	CHECK_EQ(d.bytes_written, written);
+	CHECK_EQ(dev_write(&d, buf, 64 * 1024, 8 << 20, &after), 0);
+	CHECK_EQ(after, first);	/* drained while idle */
+	dev_close(&d);
+	free(buf);
+}
+
+static volatile sig_atomic_t stop_flag, alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static void on_alarm_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void alarm_in(void (*fn)(int), long us)
+{
+	struct sigaction sa = { .sa_handler = fn };
+	struct itimerval it = { .it_value = { 0, us } };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/*
+ * Elsewhere a pause is a sleep to a deadline (never shorter: CLOCK_MONOTONIC
+ * sleeps are at least as long as asked); a signal that asks for no stop does
+ * not cut it short; one that sets the stop flag does (or stops it beginning).
+ */
+static void test_idle_sleeps_elsewhere(void)
+{
+	struct recorder r = { .ns = 1 };
+	struct dev d;
+
+	dev_attach(&d, "rec", &recording_ops, &r, 1 << 20, 512, true);
+	dev_stop_flag = &stop_flag;
+	int64_t t0 = monotonic_ns();
+	CHECK_EQ(dev_idle(&d, 3000000), 0);
+	CHECK_GE(monotonic_ns() - t0, 3000000);
+	CHECK_EQ(r.n, 0);	/* no I/O */
+
+	alarms = 0;
+	alarm_in(on_alarm, 5000);
+	t0 = monotonic_ns();
+	CHECK_EQ(dev_idle(&d, 60000000), 0);
+	CHECK_GE(monotonic_ns() - t0, 60000000);
+	CHECK_EQ(alarms, 1);
+	CHECK_EQ(d.idle_ns, 63000000);
+
+	alarm_in(on_alarm_stop, 5000);
+	CHECK_EQ(dev_idle(&d, 600000000000ull), -EINTR);	/* ten minutes, cut short */
+	CHECK_EQ(d.idle_ns, 63000000);
+	CHECK_EQ(dev_idle(&d, 1000000), -EINTR);		/* stopping: no pause begins */
+	signal(SIGALRM, SIG_DFL);
+	stop_flag = 0;
+	dev_stop_flag = NULL;
+}
+
 int main(void)
 {
 	test_requests_reach_the_backend();
@@ -220,5 +316,7 @@ int main(void)
 	test_failures_pass_through_uncounted();
 	test_questions_have_defaults();
 	test_dev_open_chooses_the_backend();
+	test_idle_on_a_simulated_card();
+	test_idle_sleeps_elsewhere();
 	return unit_summary();
 }

@@ -650,6 +650,190 @@ static void test_big_card_is_cheap(void)
 	sim_destroy(s);
 }
 
+/* ------------------------------------------------------------ cards as they are made today */
+
+/* Sequential writes of bs from off, n of them: the rate of each into rate[]. */
+static void sequential_rates(struct sim *s, uint64_t off, uint64_t bs, int n, double *rate)
+{
+	for (int i = 0; i < n; i++)
+		rate[i] = (double)bs / (double)write_ns(s, off + (uint64_t)i * bs, bs) * 1e9;
+}
+
+/*
+ * A pseudo-SLC cache: an --open-au run past the open limit that fits in it
+ * shows no collapse; once it is full the same run collapses, halving; a
+ * sequential run over its end falls off a cliff to the native rate and
+ * stays there (no halving); after a long pause it is fast again, after a
+ * short one only for what was folded back.
+ */
+static void test_slc_cache(void)
+{
+	const char *card = "size=4G,erasesize=4M,pagesize=16K,open-au=2,random-au=1,fat-aus=0,"
+			   "slc-cache=256M,native=33";
+	struct sweep w;
+	struct sim *s = make("%s", card);
+	double r[96];
+	if (!s)
+		return;
+	open_au_sweep(s, 4 * MiB, 16 * KiB, 3, 16 * MiB, false, &w);	/* 108 MiB: inside */
+	CHECK_GT(rate_at(&w, 16 * KiB), 0.5 * rate_at(&w, 4 * MiB));
+	sequential_rates(s, 1 * GiB, 4 * MiB, 96, r);	/* 384 MiB: over the end at 148 MiB */
+	CHECK_NEAR(r[0], r[30], r[0] * 0.02);			/* cached */
+	CHECK_NEAR(r[60] / r[0], 0.33, 0.03);			/* native: a third, a cliff */
+	CHECK_NEAR(r[95], r[60], r[60] * 0.02);			/* and it stays there */
+	open_au_sweep(s, 4 * MiB, 16 * KiB, 3, 16 * MiB, false, &w);	/* full: collapses */
+	CHECK_LT(rate_at(&w, 16 * KiB), 0.1 * rate_at(&w, 4 * MiB));
+	CHECK_NEAR(rate_at(&w, 16 * KiB) / rate_at(&w, 32 * KiB), 0.5, 0.1);
+	/* the native rate folds 1 MiB in ~0.26 s: 1 s of idle gives back ~3.8 MiB */
+	sim_idle(s, 1000 * 1000000ll);
+	sequential_rates(s, 2 * GiB, 1 * MiB, 8, r);
+	CHECK_NEAR(r[0] / r[7], 3.0, 0.4);	/* the first MiBs cached, then native again */
+	sim_idle(s, 3600 * 1000000000ll);	/* an hour: all folded back */
+	sequential_rates(s, 3 * GiB, 4 * MiB, 60, r);
+	CHECK_NEAR(r[59], r[0], r[0] * 0.02);
+	sim_destroy(s);
+
+	/* the same card without the cache collapses at once */
+	s = make("size=4G,erasesize=4M,pagesize=16K,open-au=2,random-au=1,fat-aus=0");
+	if (s) {
+		open_au_sweep(s, 4 * MiB, 16 * KiB, 3, 16 * MiB, false, &w);
+		CHECK_LT(rate_at(&w, 16 * KiB), 0.1 * rate_at(&w, 4 * MiB));
+		sim_destroy(s);
+	}
+	/* slc-fold= sets the folding speed */
+	s = make("%s,slc-fold=1G/s", card);
+	if (s) {
+		sequential_rates(s, 0, 4 * MiB, 64, r);	/* 256 MiB: full */
+		sim_idle(s, 1000 * 1000000ll);
+		sequential_rates(s, 1 * GiB, 4 * MiB, 64, r);
+		CHECK_NEAR(r[63], r[0], r[0] * 0.02);	/* all of it folded in a second */
+		sim_destroy(s);
+	}
+}
+
+/* The rate of rate[from..to), as the time of all of them. */
+static double mean_rate(const double *rate, int from, int to)
+{
+	double t = 0;
+	for (int i = from; i < to; i++)
+		t += 1 / rate[i];
+	return (to - from) / t;
+}
+
+/*
+ * A RAM buffer: after a pause, writes complete at bus speed until it is
+ * full, then at the card's rate; it drains while the host is idle.
+ */
+static void test_ram_buffer(void)
+{
+	struct sim *s = make("size=1G,erasesize=512K,pagesize=16K,open-au=8,random-au=8,fat-aus=0,"
+			     "buffer=1M");
+	struct sim *q = make("size=1G,erasesize=512K,pagesize=16K,open-au=8,random-au=8,fat-aus=0");
+	double r[512], plain[512];
+	if (!s || !q)
+		return;
+	sequential_rates(s, 16 * MiB, 16 * KiB, 512, r);
+	sequential_rates(q, 16 * MiB, 16 * KiB, 512, plain);
+	CHECK_GT(r[0], 2 * plain[0]);			/* into the buffer: the bus */
+	/* full: the card's rate (its command latency overlaps the programming behind) */
+	double card = mean_rate(plain, 256, 512), full = mean_rate(r, 256, 512);
+	CHECK(full > 0.97 * card && full < 1.15 * card);
+	sim_idle(s, 1000);				/* 1 us: still full */
+	sequential_rates(s, 32 * MiB, 16 * KiB, 64, r);
+	CHECK_NEAR(mean_rate(r, 0, 64), full, full * 0.03);
+	sim_idle(s, 1000 * 1000000ll);			/* 1 s: drained */
+	sequential_rates(s, 48 * MiB, 16 * KiB, 4, r);
+	CHECK_GT(r[0], 2 * plain[0]);
+	sim_destroy(s);
+	sim_destroy(q);
+}
+
+/* Deferred collections, tidied after idle-gc= ms of idle: a run's rate depends on the pause. */
+static double run_after_pause(const char *idle_gc, int64_t pause_ns)
+{
+	struct sim *s = make("size=1G,erasesize=4M,pagesize=16K,open-au=2,random-au=1,fat-aus=0,"
+			     "gc-defer=4%s", idle_gc);
+	struct sweep w;
+	double total = 0;
+	if (!s)
+		return 0;
+	open_au_sweep(s, 4 * MiB, 64 * KiB, 3, 16 * MiB, false, &w);	/* collapses: leaves work */
+	sim_idle(s, pause_ns);
+	int64_t t0 = sim_now(s);
+	open_au_sweep(s, 4 * MiB, 64 * KiB, 2, 128 * MiB, false, &w);	/* holds on a clean card */
+	total = (double)(sim_now(s) - t0);
+	sim_destroy(s);
+	return total;
+}
+
+static void test_idle_gc(void)
+{
+	double short_pause = run_after_pause(",idle-gc=500", 10 * 1000000ll);
+	double long_pause = run_after_pause(",idle-gc=500", 5000 * 1000000ll);
+	double never = run_after_pause("", 5000 * 1000000ll);
+	double never_short = run_after_pause("", 10 * 1000000ll);
+	CHECK_LT(long_pause, 0.8 * short_pause);	/* tidied in the pause: faster */
+	CHECK_EQ(never, never_short);			/* without idle-gc the pause changes nothing */
+	CHECK_NEAR(never, short_pause, short_pause * 0.01);
+}
+
+/* geometry=hidden: no read boundary costs more, and no --open-au run collapses. */
+static void test_hidden_geometry(void)
+{
+	struct sim *s = make("size=4G,erasesize=4M,pagesize=16K,open-au=2,random-au=1,fat-aus=0,"
+			     "multiplane=32K,group=1G,geometry=hidden");
+	struct sweep one, many;
+	if (!s)
+		return;
+	CHECK_EQ(align_diff(s, 4 * MiB, 1 * KiB, 2), 0);
+	CHECK_EQ(align_diff(s, 16 * KiB, 1 * KiB, 2), 0);
+	CHECK_EQ(align_diff(s, 1 * GiB, 1 * KiB, 2), 0);
+	sim_destroy(s);
+	sweep_one("size=4G,erasesize=4M,geometry=hidden", 1, false, 4 * MiB, 4 * KiB, &one);
+	sweep_one("size=4G,erasesize=4M,geometry=hidden", 64, false, 4 * MiB, 4 * KiB, &many);
+	CHECK_NEAR(rate_at(&many, 4 * KiB), rate_at(&one, 4 * KiB), rate_at(&one, 4 * KiB) * 0.01);
+	sweep_one("size=4G,erasesize=4M,geometry=hidden", 64, true, 4 * MiB, 4 * KiB, &many);
+	CHECK_NEAR(rate_at(&many, 4 * KiB), rate_at(&one, 4 * KiB), rate_at(&one, 4 * KiB) * 0.01);
+	/* the page is hidden too: a write of 2 KiB costs no 16 KiB program */
+	sweep_one("size=4G,erasesize=4M,geometry=hidden", 1, false, 4 * MiB, 2 * KiB, &one);
+	CHECK_GT(rate_at(&one, 2 * KiB), 0.6 * rate_at(&one, 4 * KiB));
+}
+
+/* The keys' values are checked; the same spec gives the same times. */
+static void test_today_parameters(void)
+{
+	struct sim *a, *b;
+	expect_error("slc-cache=5G", "slc-cache=5GiB: larger than the card");
+	expect_error("slc-cache=1000", "slc-cache=1000");
+	expect_error("slc-fold=fast", "slc-fold=fast");
+	expect_error("native=0", "native=0");
+	expect_error("native=101", "native=101");
+	expect_error("buffer=2G", "buffer=2GiB: at most 1GiB");
+	expect_error("idle-gc=-1", "idle-gc=-1");
+	expect_error("geometry=round", "geometry=round");
+	a = make("a2-64g,noise=5,buffer=1M,seed=4");
+	b = make("a2-64g,noise=5,buffer=1M,seed=4");
+	if (!a || !b)
+		return;
+	CHECK_EQ(sim_config(a)->today.slc_cache, 1 * GiB);
+	CHECK_EQ(sim_config(a)->today.native_pct, 45);
+	bool same = true;
+	for (int i = 0; i < 3000; i++) {
+		int64_t ta, tb;
+		uint64_t off = (uint64_t)(i % 400) * 4 * MiB;
+		sim_write(a, off, 1 * MiB, &ta);
+		sim_write(b, off, 1 * MiB, &tb);
+		if (i % 500 == 0) {
+			sim_idle(a, 300 * 1000000ll);
+			sim_idle(b, 300 * 1000000ll);
+		}
+		same = same && ta == tb;
+	}
+	CHECK(same && sim_now(a) == sim_now(b));
+	sim_destroy(a);
+	sim_destroy(b);
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -666,5 +850,10 @@ int main(int argc, char **argv)
 	test_align_matrix();
 	test_open_au_matrix();
 	test_find_fat_matrix();
+	test_slc_cache();
+	test_ram_buffer();
+	test_idle_gc();
+	test_hidden_geometry();
+	test_today_parameters();
 	return unit_summary();
 }

@@ -41,7 +41,13 @@ check sdc10 "C10=met" 0
 check su04g "C4=met" 0
 check multiplane-32g "C10=met" 0
 check rpi-a2 "C10=met U3=met V30=met A2=met" 0
-for p in emmc mmc02g cf-16m lexar-cf ram; do check "$p" none 1; done
+check a2-64g "C10=met U3=met V30=met A2=met" 0	# 31 MB/s past its cache: V30 holds
+check sdxc-128g "C10=met U3=met V30=met A1=short" 1
+check sdxc-64g "C10=met U1=met A1=short" 1
+for p in emmc mmc02g cf-16m lexar-cf ram emmc51 usb3-64g; do check "$p" none 1; done
+# Cards whose class area fits in their SLC cache (native rate under the mark): whether a
+# cached rate keeps a sustained-writing claim is --class's to decide (issue 27); not yet here.
+covered+="tlc-32g nogeo-128g "
 
 # every preset is covered above
 for p in $("$FB" --help | awk '/^ *Presets:/ {p = 1; next} p && /^ +[a-z0-9]/ {print $1}'); do
