@@ -64,17 +64,20 @@ static void choose_write_geometry(struct autostate *s)
  * The open-AU runs start past the FAT area: a page-mapped block among them
  * needs no open slot and would add one to the count. The area may have gone
  * unnoticed (it can stand out only for writes of a page or two), so they
- * also start no earlier than the fifth erase block.
+ * also start no earlier than the fifth erase block, and past the blocks
+ * the --find-fat run writes out of order (a run's blocks go on where they
+ * were, and one left in random mode there would slow its linear writes).
  */
 static void choose_open_offset(struct autostate *s)
 {
 	struct params dp = *s->p;
 	uint64_t e = s->erasesize;
+	uint64_t fat_end = (uint64_t)(s->p->fat_nr > 4 ? s->p->fat_nr : 4) * e;
 
 	dp.erasesize = e;
 	s->open_offset = open_au_default_offset(&dp);
-	if (s->open_offset < 4 * e)
-		s->open_offset = 4 * e;
+	if (s->open_offset < fat_end)
+		s->open_offset = fat_end;
 	if (s->have_fat && s->fatest.aus > 0) {
 		uint64_t past = (s->fatest.bytes + e - 1) / e * e + e;
 		if (past > s->open_offset)
@@ -245,6 +248,7 @@ static void run_write_phase(struct autostate *s)
 	/* the card comes in whatever state its last use left it */
 	s->dirty = true;
 	s->dirty_why = "the card as it came";
+	auto_measure_buffer(s);
 	auto_search_open_aus(s, false, 1);	/* the linear reference, twice */
 	uint64_t before = s->d->bytes_written;
 	auto_run_find_fat(s);

@@ -115,8 +115,8 @@ static void add_status(struct run_status *to, const struct run_status *st)
  * where the blocks' writes ended. Its I/O goes to *st; false when it could
  * not run or must stop (an I/O failed, an interrupt, --max-write).
  */
-static bool probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
-		      struct rate_row *out, struct run_status *st)
+bool auto_probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
+		    struct rate_row *out, struct run_status *st)
 {
 	uint64_t at[OPEN_AU_MAX_NR], need = (uint64_t)pr->rounds * pr->chunk;
 	struct rate_result r;
@@ -158,6 +158,34 @@ static int open_rounds(long long nr, bool random)
 	return random && r < 2 ? 2 : r;
 }
 
+/*
+ * Behind a RAM buffer a write waits for the work of the writes before it
+ * (issue 27), so there an opening row writes BUFFER_FLUSH buffers' worth,
+ * in chunks like the first decision row's: each row then is timed on its
+ * own work.
+ */
+static int open_rows_rounds(const struct autostate *s, long long nr, bool random, uint64_t chunk)
+{
+	int r = open_rounds(nr, random);
+	if (!s->buffer_bytes)
+		return r;
+	uint64_t want = (BUFFER_FLUSH * s->buffer_bytes + chunk * (uint64_t)nr - 1) / (chunk * (uint64_t)nr);
+	/* a buffer large against the erase block: rows are timed through it as they are */
+	uint64_t most = s->erasesize / 4 / chunk;
+	if (want > most)
+		want = most;
+	if (want > PROBE_MAX_ROUNDS)
+		want = PROBE_MAX_ROUNDS;
+	return (int)want > r ? (int)want : r;
+}
+
+/* The opening rows' chunk: the smaller decision row (writes pay what is owed, not bytes), or
+ * behind a buffer the first decision row's. */
+static uint64_t open_chunk(const struct autostate *s)
+{
+	return s->buffer_bytes ? s->probe.d[0] : s->probe.d[1];
+}
+
 /* The time a write of chunk should take on a card that owes nothing: the reference's rate. */
 static int64_t clean_time(const struct autostate *s, uint64_t chunk)
 {
@@ -182,47 +210,43 @@ static int64_t clean_time(const struct autostate *s, uint64_t chunk)
 static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool random, int max_rows,
 			int *settle)
 {
-	struct probe_row pr = { .chunk = chunk, .rounds = open_rounds(nr, random), .random = random };
+	struct probe_row pr = { .chunk = chunk, .rounds = open_rows_rounds(s, nr, random, chunk),
+				.random = random };
 	const int64_t clean = clean_time(s, chunk);
-	const bool dirty = s->dirty;
-	struct settle_pass *sp = NULL;
+	struct settle_pass sp = { .after = s->dirty ? s->dirty_why : "a slow opening row",
+				  .blocks = (int)nr, .clean_ns = clean, .fastest_ns = INT64_MAX };
 	int64_t prev = 0;
 	uint64_t before = s->d->bytes_written;
-
-	*settle = -1;
-	if (dirty && s->nsettles < MAX_SETTLES) {
-		*settle = s->nsettles;
-		sp = &s->settles[s->nsettles++];
-		memset(sp, 0, sizeof(*sp));
-		sp->after = s->dirty_why;
-		sp->blocks = (int)nr;
-		sp->clean_ns = clean;
-		sp->fastest_ns = INT64_MAX;
-	}
 	bool ok = true;
-	for (int k = 0; k < (dirty ? max_rows : 1) && ok; k++) {
+	int k;
+
+	/* a card that turns out to owe work (a slow first row) is settled as a dirty one */
+	for (k = 0; k < max_rows && ok; k++) {
 		struct rate_row row;
-		ok = probe_row(s, nr, &pr, false, &row, &s->settle_st);
+		ok = auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
 		if (!ok)
 			break;
 		int64_t t = row_time_per_write(&row, nr, pr.rounds);
-		if (sp) {
-			sp->writes += (int)(nr * pr.rounds);
-			sp->first_ns = k ? sp->first_ns : t;
-			sp->last_ns = t;
-			sp->fastest_ns = t < sp->fastest_ns ? t : sp->fastest_ns;
-			if ((clean && t <= SETTLE_QUIET * clean) || (k && t >= SETTLE_FLAT * prev)) {
-				sp->quiet = true;
-				break;
-			}
+		sp.writes += (int)(nr * pr.rounds);
+		sp.first_ns = k ? sp.first_ns : t;
+		sp.last_ns = t;
+		sp.fastest_ns = t < sp.fastest_ns ? t : sp.fastest_ns;
+		bool quiet = clean ? t <= SETTLE_QUIET * clean : !s->dirty;
+		if (quiet || (k && t >= SETTLE_FLAT * prev)) {
+			sp.quiet = true;
+			break;
 		}
 		prev = t;
 	}
-	if (sp && sp->fastest_ns == INT64_MAX)
-		sp->fastest_ns = 0;
 	uint64_t wrote = s->d->bytes_written - before;
-	if (sp)
-		sp->bytes = wrote;
+	*settle = -1;
+	if ((s->dirty || k) && s->nsettles < MAX_SETTLES) {
+		sp.bytes = wrote;
+		if (sp.fastest_ns == INT64_MAX)
+			sp.fastest_ns = 0;
+		*settle = s->nsettles;
+		s->settles[s->nsettles++] = sp;
+	}
 	s->settle_row_bytes += wrote;
 	s->spent[SPENT_SETTLE] += wrote;
 	if (ok)
@@ -318,8 +342,52 @@ uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, 
 {
 	struct probe_row rows[MAX_ROWS];
 	int n = run_rows(s, nr, random, reference, rows);
-	uint64_t open = (uint64_t)open_rounds(nr, random) * (uint64_t)nr * s->probe.d[1];
+	uint64_t open = (uint64_t)open_rows_rounds(s, nr, random, open_chunk(s)) * (uint64_t)nr *
+			open_chunk(s);
 	return rows_bytes(rows, n, nr) + open;
+}
+
+/* What the flushes of a run's rows write into each block (flush_buffer). */
+static uint64_t flush_bytes(const struct autostate *s, long long nr, const struct probe_row *rows,
+			    int nrows)
+{
+	uint64_t per = (BUFFER_FLUSH * s->buffer_bytes + (uint64_t)nr - 1) / (uint64_t)nr, sum = 0;
+	if (per > s->erasesize / 4)
+		per = s->erasesize / 4;
+	for (int k = 1; k < nrows && s->buffer_bytes; k++)
+		sum += (per + rows[k].chunk - 1) / rows[k].chunk * rows[k].chunk;
+	return sum;
+}
+
+/*
+ * Behind a RAM buffer a write waits for the work of the writes before it
+ * (issue 27): before a row is timed, writes like its own go in first,
+ * BUFFER_FLUSH times what the buffer holds, where the blocks have room.
+ * Bytes and time are the settling's.
+ */
+static bool flush_buffer(struct autostate *s, long long nr, uint64_t chunk, bool random)
+{
+	uint64_t need = BUFFER_FLUSH * s->buffer_bytes, done = 0, before = s->d->bytes_written;
+	if (need > s->erasesize / 4 * (uint64_t)nr)
+		need = s->erasesize / 4 * (uint64_t)nr;
+	bool ok = true;
+	while (s->buffer_bytes && done < need && ok) {
+		uint64_t per = (need - done + (uint64_t)nr - 1) / (uint64_t)nr;
+		long long rounds = (long long)((per + chunk - 1) / chunk);
+		struct probe_row pr = { .chunk = chunk, .random = random,
+					.rounds = (int)(rounds > PROBE_MAX_ROUNDS ? PROBE_MAX_ROUNDS : rounds) };
+		struct rate_row row;
+		uint64_t w0 = s->d->bytes_written;
+		ok = auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
+		if (!ok && s->d->bytes_written == w0 && !s->stop) {
+			ok = true;	/* no room left: the row is timed as it is */
+			break;
+		}
+		done += (uint64_t)pr.rounds * chunk * (uint64_t)nr;
+	}
+	s->spent[SPENT_SETTLE] += s->d->bytes_written - before;
+	s->settle_row_bytes += s->d->bytes_written - before;
+	return ok;
 }
 
 static struct au_run *measure_run(struct autostate *s, long long nr, bool random, bool reference)
@@ -331,9 +399,9 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (s->stop || s->nruns >= MAX_AU_RUNS || !run_fits_device(s, nr))
 		return NULL;
 	int nrows = run_rows(s, nr, random, reference, rows);
-	/* the opening writes: the smaller decision row (writes pay what is owed, not bytes) */
-	const uint64_t open_chunk = s->probe.d[1];
-	const uint64_t open_row = (uint64_t)open_rounds(nr, random) * open_chunk;
+	const uint64_t chunk = open_chunk(s);
+	const uint64_t open_row = (uint64_t)open_rows_rounds(s, nr, random, chunk) * chunk;
+	const int most_rows = s->buffer_bytes ? BUFFER_SETTLE_ROWS : PROBE_SETTLE_ROWS;
 	const uint64_t per_block = rows_bytes(rows, nrows, 1);
 	/*
 	 * The whole run in one erase block per block (a block that moved on
@@ -341,16 +409,19 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	 * besides. The random reference's large rows each take a block of
 	 * their own.
 	 */
-	const bool spread = per_block + open_row > s->erasesize;
-	int settle_rows = s->dirty ? PROBE_SETTLE_ROWS : 1;
-	if (!spread && per_block + (uint64_t)settle_rows * open_row > s->erasesize)
-		settle_rows = (int)((s->erasesize - per_block) / open_row);
+	const uint64_t flushes = flush_bytes(s, nr, rows, nrows);
+	const bool spread = per_block + flushes + open_row > s->erasesize;
+	int settle_rows = most_rows;
+	if (!spread && per_block + flushes + (uint64_t)settle_rows * open_row > s->erasesize)
+		settle_rows = (int)((s->erasesize - per_block - flushes) / open_row);
 	if (!nrows || settle_rows < 1 ||
 	    !fits_cap(s, ((uint64_t)settle_rows * open_row + per_block) * (uint64_t)nr))
 		return NULL;
 	place_blocks(s, nr, spread ? open_row * (uint64_t)settle_rows :
-		     per_block + (uint64_t)settle_rows * open_row, true, at);
-	if (!open_blocks(s, nr, open_chunk, random, settle_rows, &settle))
+		     per_block + flushes + (uint64_t)settle_rows * open_row, true, at);
+	if (s->dirty)
+		auto_pause(s);
+	if (!open_blocks(s, nr, chunk, random, settle_rows, &settle))
 		return NULL;
 
 	struct au_run *run = &s->runs[s->nruns++];
@@ -360,7 +431,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->reference = reference;
 	run->settle = settle;
 	run->settle_span = nr;
-	run->settle_chunk = open_chunk;
+	run->settle_chunk = chunk;
 	run->r.erasesize = s->erasesize;
 	run->r.offset = s->open_offset;
 	run->r.nr = nr;
@@ -370,8 +441,12 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	uint64_t before = s->d->bytes_written;
 	for (int k = 0; k < nrows && run->r.rows; k++) {
 		struct rate_row row;
-		bool ok = probe_row(s, nr, &rows[k], spread, &row, &run->r.st);
-		if (ok || s->d->bytes_written > before) {
+		/* a decision row's own writes fill the buffer before it is timed */
+		if (k && !flush_buffer(s, nr, rows[k].chunk, rows[k].random))
+			break;
+		uint64_t row_before = s->d->bytes_written;
+		bool ok = auto_probe_row(s, nr, &rows[k], spread, &row, &run->r.st);
+		if (s->d->bytes_written > row_before) {
 			run->r.rows[run->r.nrows++] = row;
 			run->r.blocksize = rows[k].chunk;
 		}
@@ -388,11 +463,93 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		if (run->verdict == RUN_HOLDS)
 			run->verdict = RUN_UNCLEAR;
 	}
+	if (getenv("FB_PROBE_DEBUG")) {
+		fprintf(stderr, "RUN N=%lld rnd=%d ref=%d d=%llu/%llu verdict=%s ratio=%.3f/%.3f rows:", nr, random,
+			reference, (unsigned long long)s->probe.d[0], (unsigned long long)s->probe.d[1],
+			results_collapse_name(run->verdict), run->ratio[0], run->ratio[1]);
+		for (int k = 0; k < run->r.nrows; k++)
+			fprintf(stderr, " %llu:%.0f", (unsigned long long)run->r.rows[k].blocksize, run->r.rows[k].rate[0]);
+		fprintf(stderr, "\n");
+	}
 	if (run->verdict != RUN_HOLDS) {
 		s->dirty = true;
 		s->dirty_why = run->verdict == RUN_COLLAPSED ? "a collapsed run" : "an unclear run";
 	}
 	return run;
+}
+
+/* ------------------------------------------------------------ the FAT area */
+
+/*
+ * --find-fat as --auto's probe (issue 26): the first fat_nr erase blocks,
+ * one column each, rows from fp's first block size down to its last, but
+ * each row writes FAT_ROUNDS chunks of a block in the original's
+ * pseudo-random order (a page-mapped block takes each small out-of-order
+ * write faster, whatever else is written: doc/card-facts.md, FAT area),
+ * not the whole block. Each column goes on where its last writes ended.
+ */
+static int fat_rounds(const struct autostate *s, uint64_t chunk)
+{
+	uint64_t fit = s->erasesize / chunk;
+	return (int)(fit < FAT_ROUNDS ? fit : FAT_ROUNDS);
+}
+
+static uint64_t fat_first_row(const struct params *fp)
+{
+	uint64_t b = fp->erasesize;
+	while (fp->first_blocksize && b / 2 >= fp->first_blocksize && b % 2 == 0)
+		b /= 2;
+	return b;
+}
+
+uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp)
+{
+	uint64_t chunk = fat_first_row(fp);
+	return (uint64_t)fp->fat_nr * (uint64_t)fat_rounds(s, chunk) * chunk;
+}
+
+int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r)
+{
+	struct probe_row rows[MAX_ROWS];
+	uint64_t at[PROBE_MAX_BLOCKS], need = 0;
+	int nrows = 0, n = (int)fp->fat_nr;
+
+	/*
+	 * First a row not timed, two chunks out of order into each block: with
+	 * FAT_ROUNDS writes a column (not a whole block), the random slot a
+	 * column takes from the one before shows; so every column takes it
+	 * from another, the first one too.
+	 */
+	rows[nrows++] = (struct probe_row){ fat_first_row(fp), 2, true };
+	need += 2 * fat_first_row(fp);
+	for (uint64_t b = fat_first_row(fp); b >= fp->blocksize && nrows < MAX_ROWS; b /= 2) {
+		rows[nrows++] = (struct probe_row){ b, fat_rounds(s, b), true };
+		need += (uint64_t)rows[nrows - 1].rounds * b;
+		if (b % 2)
+			break;
+	}
+	if (n > PROBE_MAX_BLOCKS || n > RATE_MAX_COLS)
+		return -1;
+	for (int j = 0; j < n; j++) {
+		if (s->fat_wp[j] + need > s->erasesize)
+			s->fat_wp[j] = 0;
+		at[j] = (uint64_t)j * s->erasesize + s->fat_wp[j];
+	}
+	struct probe_spec ps = { .at = at, .n = n, .erasesize = s->erasesize, .columns = true,
+				 .rows = rows, .nrows = nrows, .keep_going = fp->keep_going,
+				 .keep_going_arg = fp->keep_going_arg, .on_write_error = fp->on_write_error };
+	int rc = measure_probe(s->d, &ps, r);
+	r->spacing = 1;
+	r->random = true;
+	r->blocksize = rows[nrows - 1].chunk;
+	/* the untimed row is no measurement */
+	if (r->nrows) {
+		memmove(r->rows, r->rows + 1, sizeof(*r->rows) * (size_t)(r->nrows - 1));
+		r->nrows--;
+	}
+	for (int j = 0; j < n; j++)
+		s->fat_wp[j] += need;
+	return rc;
 }
 
 /* ------------------------------------------------------------ the search */

@@ -95,8 +95,8 @@ void auto_make_plan(struct autostate *s)
 	memset(pl->est, 0, sizeof(pl->est));
 	pl->est[SPENT_CAPACITY] = s->spent[SPENT_CAPACITY];
 	pl->est[SPENT_REFERENCE] = 2 * auto_probe_bytes(s, 1, false, true);
-	/* --find-fat's rows of a page and half a page, each writing the first fat_nr blocks whole */
-	pl->est[SPENT_FAT] = 2 * (uint64_t)s->p->fat_nr * s->erasesize;
+	/* --find-fat's rows of a page and half a page, FAT_ROUNDS chunks into each of its blocks */
+	pl->est[SPENT_FAT] = 3 * (uint64_t)s->p->fat_nr * FAT_ROUNDS * (s->pagesize + s->pagesize / 2);
 	/*
 	 * A claim to check (the SD Status, --claim): the default budget grows
 	 * by what the class check writes (its area, then the area restored),

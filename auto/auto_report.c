@@ -507,6 +507,13 @@ static void json_plan(struct jw *w, const struct autostate *s)
 	for (int p = 0; p < NSPENT; p++)
 		jw_uint(w, auto_purpose_name(p), s->spent[p]);
 	jw_object_end(w);
+	jw_int(w, "pauses", s->pauses);
+	jw_int(w, "pause_ns", s->pause_ns);
+	jw_uint(w, "ram_buffer_bytes", s->buffer_bytes);
+	if (s->buffer_bytes) {
+		jw_double(w, "ram_buffer_rate_bytes_per_s", s->buffer_fast_rate);
+		jw_double(w, "past_ram_buffer_rate_bytes_per_s", s->buffer_slow_rate);
+	}
 	jw_object_end(w);
 }
 

@@ -126,13 +126,22 @@ struct not_determinable {
  * run has a place of its own (one of PROBE_LANES erase blocks, one erase
  * size apart) and the offset where its next writes go on.
  */
-#define PROBE_LANES 6		/* the settle block sits at the 7th (auto_settle_offset) */
+#define PROBE_LANES 6
 #define PROBE_TOP_ROW (256u << 10)	/* the reference's largest row, at most */
 #define PROBE_ROW_WRITES 8	/* a decision row writes at least this many chunks in all */
 #define PROBE_ROUNDS 3		/* ... and at least this many into each block */
 #define PROBE_RANDOM_ROUNDS 8	/* positions of an out-of-order row in each block */
 #define PROBE_SETTLE_ROWS 12	/* rows of settling before the decision rows, at most */
+#define FAT_ROUNDS 32		/* chunks a FAT-area row writes into each of its blocks */
 #define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
+/*
+ * The pause before a write test on a card that may owe work: cards tidy up
+ * when left alone for a fraction of a second to a few seconds (doc/card-facts.md,
+ * "Cards as they are made today"), and a RAM buffer drains.
+ */
+#define AUTO_PAUSE_NS (2500LL * 1000 * 1000)
+#define BUFFER_FLUSH 3	/* behind a RAM buffer, a row is timed after this many buffers of its own writes */
+#define BUFFER_SETTLE_ROWS 4	/* ... and settling rows are that long: fewer of them */
 struct probe_state {
 	uint64_t ref[MAX_ROWS];	/* the linear reference's rows, largest first */
 	int nref;
@@ -211,7 +220,14 @@ struct autostate {
 	struct write_plan plan;
 	uint64_t spent[NSPENT];
 	struct probe_state probe;
+	uint64_t fat_wp[RATE_MAX_COLS];	/* where the FAT check's next writes go in each of its blocks */
 	struct not_determinable nd_lin, nd_rnd;
+	/* the card's write path (auto/auto_cache.c) */
+	int pauses;		/* dev_idle pauses before write tests */
+	int64_t pause_ns;	/* their sum */
+	bool no_pauses;		/* a write cache seen: a pause would fold it back */
+	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
+	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
 };
 
 struct advice {
@@ -265,6 +281,9 @@ uint64_t auto_class_planned(struct autostate *s);
 
 /* the FAT-area check (auto/auto_fat.c) */
 void auto_run_find_fat(struct autostate *s);
+/* Its runs as probes (auto/auto_open.c): what a row writes, and one run into r. */
+uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp);
+int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r);
 
 /* the open-AU searches (auto/auto_open.c) */
 void auto_search_open_aus(struct autostate *s, bool random, long long limit);
@@ -272,6 +291,14 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit);
 void auto_settle(struct autostate *s);
 /* The searches' blocks from their starts, at the erase size and offset now tested. */
 void auto_probe_reset(struct autostate *s);
+/*
+ * One row of a run: pr's chunks in each of the first nr blocks, going on
+ * where their writes ended (move: a block without room moves on to its next
+ * erase block, else the row does not run). Its I/O is added to *st; false
+ * when it did not run or the session must stop.
+ */
+bool auto_probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
+		    struct rate_row *out, struct run_status *st);
 /* What a run at nr writes at most, its opening writes included. */
 uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, bool reference);
 
@@ -288,6 +315,12 @@ bool auto_search_should_stop(struct autostate *s, bool random, const struct brac
 /* The not-determinable verdicts, where the runs show the card makes them so. */
 void auto_judge_determinable(struct autostate *s);
 const char *auto_purpose_name(enum auto_purpose p);
+
+/* the card's write path (auto/auto_cache.c) */
+/* The pause before a write test (dev_idle), unless a write cache was seen. */
+void auto_pause(struct autostate *s);
+/* After a pause, writes in order show a RAM buffer: the first ones at bus speed. */
+void auto_measure_buffer(struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);

@@ -132,7 +132,7 @@ bool auto_choose_decision_rows(struct autostate *s)
 		if (s1 < 0 || s0 < 0)
 			continue;
 		double worst = s1 > s0 ? s1 : s0;
-		bool signature = !fit || k * (double)ps->ref[i] >= a;
+		bool signature = !fit || k * (double)ps->ref[i] >= 2 * a;
 		if (worst <= REFERENCE_AGREE && signature) {
 			ps->d[1] = ps->ref[i];
 			ps->d[0] = ps->ref[i - 1];

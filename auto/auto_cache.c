@@ -1,0 +1,121 @@
+/*
+ * --auto and the write path of cards as they are made today (issue 27;
+ * doc/card-facts.md, "Cards as they are made today"): the pause before a
+ * write test, a RAM buffer that takes the first writes after a pause at
+ * bus speed, a pseudo-SLC cache that takes the first writes after idle at
+ * a rate the card cannot keep up.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "auto/auto_state.h"
+#include "dev.h"
+#include "vm.h"
+
+/*
+ * The host leaves the card alone before a write test that may follow work
+ * it owes: a card that collects after idle does it now, a RAM buffer
+ * drains. Never once a write cache was seen: idle time folds it back, and
+ * the writes after it would go to the cache again.
+ */
+void auto_pause(struct autostate *s)
+{
+	if (s->no_pauses || s->stop)
+		return;
+	if (dev_idle(s->d, AUTO_PAUSE_NS) < 0) {
+		s->settle_st.interrupted = s->settle_st.partial = true;
+		s->status = 130;
+		s->stop = true;
+		return;
+	}
+	s->pauses++;
+	s->pause_ns += AUTO_PAUSE_NS;
+}
+
+/* ------------------------------------------------------------ RAM buffer */
+
+#define BUFFER_CHUNK (64u << 10)	/* the writes that look for it */
+#define BUFFER_MAX (8u << 20)		/* larger buffers are not looked for */
+#define BUFFER_MIN_WRITES 16
+#define BUFFER_FAST 0.5			/* a write this much faster than the steady ones went to it */
+#define BUFFER_STEADY 0.3		/* the last writes within this of their median: steady */
+#define BUFFER_TAIL 8
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int64_t tail_median(const int64_t *t, int n, int k)
+{
+	int64_t v[BUFFER_TAIL];
+	for (int i = 0; i < k; i++)
+		v[i] = t[n - k + i];
+	qsort(v, (size_t)k, sizeof(*v), cmp_i64);
+	return v[k / 2];
+}
+
+/* The last writes run steady, and none of them was fast (into a buffer). */
+static bool steady_tail(const int64_t *t, int n)
+{
+	if (n < BUFFER_MIN_WRITES)
+		return false;
+	int64_t m = tail_median(t, n, BUFFER_TAIL);
+	for (int i = n - BUFFER_TAIL; i < n; i++)
+		if (t[i] < (1 - BUFFER_STEADY) * (double)m || t[i] > (1 + BUFFER_STEADY) * (double)m)
+			return false;
+	return true;
+}
+
+/*
+ * A RAM buffer (issue 27): after a pause, writes complete at bus speed
+ * while the buffer has room, then at the rate the card drains it. Writes of
+ * BUFFER_CHUNK in order into the searches' first block after a pause show
+ * it: the first ones at a fraction of the steady time per write, for as
+ * many bytes as the buffer holds. They also bring the card as it came to
+ * a steady state before the reference.
+ */
+void auto_measure_buffer(struct autostate *s)
+{
+	uint64_t chunk = BUFFER_CHUNK;
+	int64_t t[BUFFER_MAX / BUFFER_CHUNK];
+	int n = 0;
+	uint64_t before = s->d->bytes_written;
+
+	while (chunk > s->erasesize / 4 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
+		chunk /= 2;
+	if (s->erasesize % chunk)
+		return;
+	/* a buffer shows only once it is full: up to BUFFER_MAX (less on a small budget) */
+	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
+	auto_pause(s);
+	while (n < (int)(most / chunk) && !s->stop) {
+		struct probe_row pr = { .chunk = chunk, .rounds = 1 };
+		struct rate_row row;
+		if (!auto_probe_row(s, 1, &pr, true, &row, &s->settle_st))
+			break;
+		t[n++] = row.ns[0];
+		/* once it filled up, the writes after it run steady */
+		if (n > BUFFER_TAIL && steady_tail(t, n) &&
+		    t[0] <= BUFFER_FAST * (double)tail_median(t, n, BUFFER_TAIL))
+			break;
+	}
+	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
+	if (n < BUFFER_MIN_WRITES)
+		return;
+	int64_t steady = tail_median(t, n, BUFFER_TAIL);
+	int fast = 0;
+	while (fast < n - BUFFER_TAIL && t[fast] <= BUFFER_FAST * (double)steady)
+		fast++;
+	if (fast < 2)
+		return;
+	int64_t sum = 0;
+	for (int i = 0; i < fast; i++)
+		sum += t[i];
+	s->buffer_bytes = (uint64_t)fast * chunk;
+	s->buffer_fast_rate = (double)chunk * fast * 1e9 / (double)sum;
+	s->buffer_slow_rate = (double)chunk * 1e9 / (double)steady;
+}
