@@ -11,6 +11,17 @@ busy spells, read spikes, stretched accesses, drift); and the state the
 card comes in (clean, new, used, right after an --open-au run, discarded,
 with collections postponed or not).
 
+With --today N it also draws N cards as they are made today, a population
+of its own with its own table (doc/card-facts.md, "Cards as they are made
+today"): TLC/QLC cards with a pseudo-SLC write cache, large SDXC cards with
+big erase blocks, allocation groups and RAM buffers, USB 3 sticks, eMMC 5.1
+with a RAM buffer, and cards with no visible geometry; collections after
+idle. Their truths say which verdicts the card hides (every geometry on a
+card that shows none; open-AU counts and the FAT area behind a cache that
+the write budget cannot pass): a "not determinable" answer (or an unknown
+one) is never wrong, and is exact where the verdict is hidden. The old
+population is drawn exactly as before, so its floors keep holding.
+
 For every verdict (erase size, page size, open erase blocks linear and
 random, FAT area) and confidence level it counts right / wrong answers, and
 the unknown ones; exact answers per verdict and per erase-size class; and,
@@ -20,7 +31,7 @@ against the manual sequence with the original (-a; -O N=1..linear+1;
 
   calibration.py FLASHBENCH [--cards N] [--seed S] [--jobs J] [--busy-host] [--hog]
                  [--cost] [--check] [--floor VERDICT=PCT]... [--size-floor VERDICT=PCT]...
-                 [--markdown]
+                 [--today N] [--today-floor VERDICT=PCT]... [--markdown]
 
 --busy-host gives the same cards the host of a machine with a CPU hog beside
 the run (more jitter, busy spells, stretched accesses: a sim: card's clock is
@@ -29,7 +40,9 @@ CPU beside flashbench. --check exits 1 when "high" is right in less than 99%
 of its answers or "medium" in less than 90%, for any verdict, or exact
 answers fall under a floor: --floor over all cards, --size-floor for each
 erase size with at least 5 cards (an "unknown" is never wrong: without
-floors a rule that stops answering would pass).
+floors a rule that stops answering would pass). With --today, --check holds
+today's table to the same 99% / 90% and to its own --today-floor floors
+(exact answers over today's cards, hidden verdicts counted as above).
 """
 import argparse
 import json
@@ -75,6 +88,32 @@ def erase_class(e):
     return "8M-16M"
 
 
+def host(rng, spec, real, busy):
+    """The host: percent noise, absolute delay per I/O, busy spells, spikes, stretch, drift."""
+    spec.append(f"noise={rng.choice([0, 2, 5, 10])}")
+    real["jitter"] = rng.choice([0, 0, 20, 50, 100, 300])
+    real["burst"] = rng.choice([0, 0, 0, 1, 2, 5])
+    if rng.random() < 0.4:
+        real["spikes"] = rng.choice([1, 2])
+    if rng.random() < 0.3:
+        real["stretch"] = rng.choice([1, 2])
+    if rng.random() < 0.3:
+        real["drift"] = rng.choice([2, 5])
+    if busy:  # a CPU hog beside the run: scheduling delays and busy spells
+        real["jitter"] = real["jitter"] * 3 + 200
+        real["burst"] = max(real["burst"], 5) * 2
+        real["stretch"] = max(real["stretch"], 3)
+
+
+def state_and_collections(rng, spec, defer_weights):
+    """The state the card comes in, and how many collections it postpones."""
+    state = weighted(rng, STATES)
+    spec.append(f"state={state}")
+    if state == "discarded":
+        spec.append(f"discard={rng.choice(['erase', 'keep'])}")
+    spec.append(f"gc-defer={weighted(rng, defer_weights)}")
+
+
 def card(rng, i, busy=False):
     """One card: its sim: spec and the truth of every verdict."""
     e = weighted(rng, ERASE)
@@ -102,20 +141,7 @@ def card(rng, i, busy=False):
         while g < rng.choice([1, 2]) * G:
             g *= 2
         real["group"] = g
-    # the host: percent noise, absolute delay per I/O, busy spells, spikes, stretch, drift
-    spec.append(f"noise={rng.choice([0, 2, 5, 10])}")
-    real["jitter"] = rng.choice([0, 0, 20, 50, 100, 300])
-    real["burst"] = rng.choice([0, 0, 0, 1, 2, 5])
-    if rng.random() < 0.4:
-        real["spikes"] = rng.choice([1, 2])
-    if rng.random() < 0.3:
-        real["stretch"] = rng.choice([1, 2])
-    if rng.random() < 0.3:
-        real["drift"] = rng.choice([2, 5])
-    if busy:  # a CPU hog beside the run: scheduling delays and busy spells
-        real["jitter"] = real["jitter"] * 3 + 200
-        real["burst"] = max(real["burst"], 5) * 2
-        real["stretch"] = max(real["stretch"], 3)
+    host(rng, spec, real, busy)
     unit = 0
     if random_au and rng.random() < 0.25:
         # SU04G: a quarter of its erase block. Half a block cannot show in out-of-order
@@ -124,11 +150,7 @@ def card(rng, i, busy=False):
         if units:
             unit = rng.choice(units)
             real["map-unit"] = unit
-    state = weighted(rng, STATES)
-    spec.append(f"state={state}")
-    if state == "discarded":
-        spec.append(f"discard={rng.choice(['erase', 'keep'])}")
-    spec.append(f"gc-defer={weighted(rng, [(0, 50), (1, 15), (2, 15), (4, 15), (8, 5)])}")
+    state_and_collections(rng, spec, [(0, 50), (1, 15), (2, 15), (4, 15), (8, 5)])
     spec += [f"{k}={v}" for k, v in real.items()]
     # no speed-class marks: --auto's class check (issue 23) is not part of these verdicts
     spec.append("claims=none")
@@ -143,30 +165,168 @@ def population(seed, n, busy=False):
     return [card(rng, i, busy) for i in range(n)]
 
 
+# ---------------------------------------------------------------- cards as they are made today
+#
+# doc/card-facts.md, "Cards as they are made today": the sizes and rates are typical published
+# ranges (reviews of current cards and sticks), not measured by us. Most cards sold now are
+# TLC/QLC with a pseudo-SLC cache; the kinds and their shares below are our estimate.
+TODAY_KINDS = [("tlc-cache", 40), ("a2-cache", 15), ("sdxc-big", 15), ("usb3", 12),
+               ("emmc51", 10), ("nogeo", 8)]
+# the preset whose timing each kind borrows (sim/sim_presets.c); every today key is overridden
+TODAY_TIMING = {"tlc-cache": ["tlc-32g"], "a2-cache": ["a2-64g"], "sdxc-big": ["sdxc-128g", "sdxc-64g"],
+                "usb3": ["usb3-64g"], "emmc51": ["emmc51"], "nogeo": ["nogeo-128g"]}
+# The write budget --auto is assumed to have when its JSON states none (auto.plan.budget_bytes):
+# the upper end of issue 26's "2-5% of a card of 32 GB or more".
+BUDGET_SHARE = 0.05
+GB = 10 ** 9
+
+
+def marketed_size(rng, gb):
+    """A card sold as gb GB: 93..97% of it in bytes (what cards report), whole MiB."""
+    return int(gb * GB * rng.uniform(0.93, 0.97)) // M * M
+
+
+def rounded(x, unit):
+    return max(unit, int(x) // unit * unit)
+
+
+def today_geometry(rng, kind):
+    """size, erase, page, open, random, fat for one kind of today's card."""
+    pick = {
+        "tlc-cache": ([16, 32, 64, 128], [(8 * M, 2), (12 * M, 4), (16 * M, 3), (24 * M, 2)],
+                      (1, 6), [(0, 50), (1, 35), (2, 15)]),
+        "a2-cache": ([64, 128, 256], [(8 * M, 3), (16 * M, 3), (24 * M, 3), (32 * M, 1)],
+                     (4, 16), [(0, 60), (1, 30), (2, 10)]),
+        "sdxc-big": ([64, 128, 256], [(16 * M, 4), (24 * M, 3), (32 * M, 2), (48 * M, 1), (64 * M, 1)],
+                     (2, 8), [(0, 50), (1, 40), (2, 10)]),
+        "usb3": ([32, 64, 128, 256], [(16 * M, 3), (32 * M, 4), (64 * M, 2)],
+                 (2, 6), [(0, 80), (1, 20)]),
+        "emmc51": ([8, 16, 32, 64], [(512 * K, 5), (1 * M, 2), (2 * M, 2), (4 * M, 1)],
+                   (4, 16), [(0, 90), (1, 10)]),
+        "nogeo": ([64, 128, 256, 512], [(16 * M, 1)], (4, 4), [(0, 1)]),
+    }[kind]
+    sizes, erases, (olo, ohi), fats = pick
+    size = marketed_size(rng, rng.choice(sizes))
+    e = weighted(rng, erases)
+    page = weighted(rng, [(p, w) for p, w in ((8 * K, 2), (16 * K, 6), (32 * K, 2)) if p * 16 <= e])
+    open_au = rng.randint(olo, ohi)
+    r = rng.random()
+    random_au = 0 if r < 0.2 else open_au if r < 0.55 else rng.randint(1, open_au)
+    return size, e, page, open_au, random_au, weighted(rng, fats)
+
+
+def today_write_path(rng, kind, size, e):
+    """The today keys: cache, native share, buffer, collection after idle."""
+    w = dict(cache=0, native=33, buffer=0, idle_gc=0)
+    if kind in ("tlc-cache", "a2-cache") or (kind == "nogeo" and rng.random() < 0.8):
+        share = {"tlc-cache": (0.002, 0.02), "a2-cache": (0.01, 0.04), "nogeo": (0.01, 0.04)}[kind]
+        w["cache"] = rounded(size * rng.uniform(*share), 16 * M)
+        w["native"] = rng.randint(20, 50)
+    if kind in ("sdxc-big", "usb3", "emmc51") or rng.random() < 0.3:
+        w["buffer"] = rng.choice([256 * K, 512 * K, 1 * M, 2 * M, 4 * M])
+    if kind in ("a2-cache", "emmc51") or rng.random() < 0.4:
+        w["idle_gc"] = rng.choice([100, 200, 500, 1000, 2000, 3000])
+    return w
+
+
+def today_card(rng, i, busy=False):
+    """One card as they are made today: its sim: spec and truths (which verdicts it hides)."""
+    kind = weighted(rng, TODAY_KINDS)
+    size, e, page, open_au, random_au, fat = today_geometry(rng, kind)
+    w = today_write_path(rng, kind, size, e)
+    real = dict(multiplane=0, group=0, spikes=0, stretch=0, drift=0, jitter=0, burst=0)
+    real["map-unit"] = 0
+    if kind in ("sdxc-big", "usb3") and rng.random() < 0.6:
+        g = e
+        while g < rng.choice([1, 2, 4]) * G:
+            g *= 2
+        real["group"] = g
+    if random_au and (kind == "usb3" and rng.random() < 0.6 or rng.random() < 0.15):
+        real["map-unit"] = rng.choice([e // 8, e // 4])
+    spec = [rng.choice(TODAY_TIMING[kind]), f"size={size}", f"erasesize={e}", f"pagesize={page}",
+            f"open-au={open_au}", f"random-au={random_au}", f"fat-aus={fat}", f"seed={i + 1}",
+            f"slc-cache={w['cache']}", f"native={w['native']}", f"buffer={w['buffer']}",
+            f"idle-gc={w['idle_gc']}", f"geometry={'hidden' if kind == 'nogeo' else 'visible'}"]
+    host(rng, spec, real, busy)
+    state_and_collections(rng, spec, [(0, 40), (1, 15), (2, 20), (4, 20), (8, 5)])
+    spec += [f"{k}={v}" for k, v in real.items()]
+    spec += ["claims=none", "queue=0"]
+    hidden_geometry = kind == "nogeo"
+    truth = {"erase size": None if hidden_geometry else e, "page size": None if hidden_geometry else page,
+             "open AUs linear": None if hidden_geometry else open_au,
+             "open AUs random": None if hidden_geometry else random_au, "FAT area": fat}
+    return dict(spec="sim:" + ",".join(spec), truth=truth, erase=e, page=page, lin=open_au,
+                rnd=random_au, fat=fat, unit=real["map-unit"], eclass=kind, kind=kind, size=size,
+                cache=w["cache"], hidden_geometry=hidden_geometry, max_write=None)
+
+
+def today_population(seed, n, busy=False):
+    rng = random.Random(seed * 7919 + 27)  # a stream of its own: the old population is unchanged
+    return [today_card(rng, i, busy) for i in range(n)]
+
+
+def budget_of(c, doc):
+    """The bytes --auto allowed itself: its plan's budget, else the assumed default."""
+    plan = (doc.get("auto") or {}).get("plan") or {}
+    return plan.get("budget_bytes") or BUDGET_SHARE * c["size"]
+
+
+def hidden_verdicts(c, doc):
+    """
+    The verdicts this card hides from --auto: every one on a card that shows no geometry;
+    those whose cheapest deciding runs do not fit in the budget once the SLC cache is passed
+    (an open-AU count N needs runs at N and N+1, a settling row and two decision rows each,
+    twice: 6 E (2N + 1); the FAT area two rows of six columns: 12 E).
+    """
+    if c.get("hidden_geometry"):
+        return set(VERDICTS)
+    if not c.get("cache"):
+        return set()
+    left = budget_of(c, doc) - c["cache"]
+    need = {"open AUs linear": 6 * c["erase"] * (2 * c["lin"] + 1),
+            "open AUs random": 6 * c["erase"] * (2 * c["rnd"] + 1),
+            "FAT area": 12 * c["erase"]}
+    return {v for v, b in need.items() if b > left}
+
+
 def answers(doc):
-    """verdict -> (value, at_least, confidence); value None when unknown."""
+    """verdict -> (value, at_least, confidence); value None when unknown or not determinable."""
     v = doc["verdict"]
-    out = {"erase size": (v["erase_size"]["size_bytes"], False, v["erase_size"]["confidence"]),
-           "page size": (v["page_size"]["size_bytes"], False, v["page_size"]["confidence"])}
+
+    def nd(est):  # "not determinable on this card" (INTERFACES.md): an unknown, never wrong
+        return not est or "not_determinable" in est
+
+    out = {}
+    for name, key in (("erase size", "erase_size"), ("page size", "page_size")):
+        est = v.get(key)
+        out[name] = (None, False, "none") if nd(est) else (est["size_bytes"], False, est["confidence"])
     for name, key in (("open AUs linear", "open_au_linear"), ("open AUs random", "open_au_random")):
         est = v.get(key)
-        out[name] = (est["n"], est["at_least"], est["confidence"]) if est else (None, False, "none")
+        out[name] = (None, False, "none") if nd(est) else (est["n"], est["at_least"], est["confidence"])
     fat = v.get("fat_area")
-    out["FAT area"] = (fat["erase_blocks"], False, fat["confidence"]) if fat else (None, False, "none")
+    out["FAT area"] = (None, False, "none") if nd(fat) else (fat["erase_blocks"], False, fat["confidence"])
     return out
 
 
 def judge(value, at_least, conf, want):
-    """'unknown', 'right' or 'wrong'; an "at least N" is right when the truth is N or more."""
-    if value is None or conf == "none":
+    """
+    'unknown', 'right' or 'wrong'; an "at least N" is right when the truth is N or more. A truth
+    of None is geometry the card does not show: no number is right, and any "at least N" open
+    erase blocks is (there is no limit to reach).
+    """
+    if value is None or conf in ("none", "unknown"):
         return "unknown"
+    if want is None:
+        return "right" if at_least else "wrong"
     if at_least:
         return "right" if want >= value else "wrong"
     return "right" if value == want else "wrong"
 
 
 def run_auto(fb, c, extra=()):
-    p = subprocess.run([fb, "--auto", "--destructive", "--json", "--max-write=64G", *extra, c["spec"]],
+    # today's cards run with --auto's own budget (issue 26): it decides what they hide
+    cap = [] if c.get("max_write", "64G") is None else [f"--max-write={c.get('max_write', '64G')}"]
+    p = subprocess.run([fb, "--auto", "--destructive", "--json", *cap, *extra, c["spec"]],
                        capture_output=True, text=True, timeout=600)
     try:
         doc = json.loads(p.stdout)
@@ -217,6 +377,7 @@ class Table:
         cls["n"] += 1
         size = self.by_size.setdefault(c["erase"], {"n": 0, **{v: 0 for v in VERDICTS}})
         size["n"] += 1
+        hidden = hidden_verdicts(c, doc)
         for verdict, (value, at_least, conf) in answers(doc).items():
             want = c["truth"][verdict]
             j = judge(value, at_least, conf, want)
@@ -224,7 +385,8 @@ class Table:
                 self.unknown[verdict] += 1
             else:
                 self.cells[(verdict, conf, j)] += 1
-            if j == "right" and not at_least:
+            # exact: the card's value, or "not determinable" where the card hides it
+            if (j == "right" and not at_least and want is not None) or (j == "unknown" and verdict in hidden):
                 self.exact[verdict] += 1
                 cls[verdict] += 1
                 size[verdict] += 1
@@ -236,7 +398,7 @@ class Table:
         r, w = self.cells[(verdict, level, "right")], self.cells[(verdict, level, "wrong")]
         return (100.0 * r / (r + w) if r + w else None), r + w
 
-    def text(self, title):
+    def text(self, title, by="erase-size class"):
         lines = [f"# {title}: {self.n} cards; right/wrong per confidence, unknown answers, exact"]
         lines.append(f"#   {'':16}" + "".join(f"{l:>14}" for l in LEVELS) + f"{'unknown':>9}{'exact':>8}")
         for v in VERDICTS:
@@ -246,7 +408,7 @@ class Table:
                 cells.append(f"{r}/{w}" + (f" {100.0 * r / (r + w):3.0f}%" if r + w else "     "))
             lines.append(f"#   {v:16}" + "".join(f"{x:>14}" for x in cells) +
                          f"{self.unknown[v]:>9}{100.0 * self.exact[v] / max(self.n, 1):7.1f}%")
-        lines.append("#   exact by erase-size class: " + "; ".join(
+        lines.append(f"#   exact by {by}: " + "; ".join(
             f"{k} ({d['n']}): " + ", ".join(f"{v.split()[-1] if v.startswith('open') else v.split()[0]} "
                                           f"{100.0 * d[v] / d['n']:.0f}%" for v in VERDICTS)
             for k, d in sorted(self.by_class.items())))
@@ -310,6 +472,14 @@ class Hog:
             p.wait()
 
 
+def print_cost(which, ratios, time_ratios):
+    if ratios:
+        q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+        print(f"# cost{which}: bytes written by --auto --destructive / the manual sequence: median "
+              f"{statistics.median(ratios):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
+              f"device time: median {statistics.median(time_ratios):.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("flashbench")
@@ -324,11 +494,15 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--show-misses", type=int, default=20)
+    ap.add_argument("--today", type=int, default=0, metavar="N")
+    ap.add_argument("--today-floor", action="append")
     a = ap.parse_args()
 
     cards = population(a.seed, a.cards, a.busy_host)
-    table = Table()
+    today = today_population(a.seed, a.today, a.busy_host)
+    table, today_table = Table(), Table()
     errors, ratios, time_ratios = [], [], []
+    today_ratios, today_time_ratios = [], []
 
     def one(c):
         doc, err = run_auto(a.flashbench, c)
@@ -344,31 +518,37 @@ def main():
         hog.__enter__()
     try:
         with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            for c, doc, err, cost in ex.map(one, cards):
+            for c, doc, err, cost in ex.map(one, cards + today):
                 if err:
                     errors.append(f"{c['spec']}: {err}")
                     continue
-                table.add(c, doc)
+                is_today = "kind" in c
+                (today_table if is_today else table).add(c, doc)
                 if cost:
-                    ratios.append(cost[0])
-                    time_ratios.append(cost[1])
+                    (today_ratios if is_today else ratios).append(cost[0])
+                    (today_time_ratios if is_today else time_ratios).append(cost[1])
     finally:
         if hog:
             hog.__exit__(None, None, None)
 
     title = (f"calibration{' with a busy host' if a.busy_host else ''}"
              f"{' and a CPU hog' if a.hog else ''} (seed {a.seed})")
-    print(table.markdown(title) if a.markdown else table.text(title))
+    if cards:
+        print(table.markdown(title) if a.markdown else table.text(title))
     for m in table.misses[:a.show_misses]:
         print("miss: " + m)
     for e in errors[:10]:
         print("error: " + e)
-    if ratios:
-        q = statistics.quantiles(ratios, n=4)
-        print(f"# cost: bytes written by --auto --destructive / the manual sequence: median "
-              f"{statistics.median(ratios):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
-              f"device time: median {statistics.median(time_ratios):.2f}")
+    print_cost("", ratios, time_ratios)
+    if today:
+        t = "cards as they are made today, " + title
+        print(("\n" + today_table.markdown(t)) if a.markdown else today_table.text(t, by="kind"))
+        for m in today_table.misses[:a.show_misses]:
+            print("miss (today): " + m)
+        print_cost(" (today's cards)", today_ratios, today_time_ratios)
     fails = table.failures(parse_floors(a.floor), parse_floors(a.size_floor)) if a.check else []
+    if a.check and today:
+        fails += ["today's cards: " + f for f in today_table.failures(parse_floors(a.today_floor), {})]
     for f in fails:
         print("FAIL: " + f)
     if errors:
