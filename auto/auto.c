@@ -239,6 +239,53 @@ static void note_no_room(struct autostate *s)
 	}
 }
 
+/*
+ * No run collapsed up to the largest N, yet -a shows an erase-block step:
+ * the runs may all have gone to a write cache (issue 27).
+ */
+static bool cache_suspected(const struct autostate *s)
+{
+	struct bracket b = auto_bracket(s, false);
+	return s->erase.bytes && !b.collapse && b.hold >= OPEN_AU_MAX_NR && !s->cache_checked &&
+	       !s->stop;
+}
+
+static void forget_fat(struct autostate *s)
+{
+	for (int i = 0; i < s->nfat; i++)
+		rate_result_free(&s->fat_runs[i]);
+	if (s->have_fat)
+		rate_result_free(&s->fat);
+	s->nfat = 0;
+	s->have_fat = false;
+	memset(&s->fatest, 0, sizeof(s->fatest));
+}
+
+/*
+ * Writes in order look for the cache's end, leaving room to measure again
+ * what was measured in it; past it, the FAT check and the linear search
+ * run again (the card's erase-block rules apply from there on).
+ */
+static void look_past_a_cache(struct autostate *s)
+{
+	uint64_t again = s->spent[SPENT_REFERENCE] + s->spent[SPENT_LINEAR] + s->spent[SPENT_SETTLE] +
+			 s->spent[SPENT_FAT];
+	if (!auto_pass_cache(s, again + s->plan.est[SPENT_RANDOM]))
+		return;
+	s->dirty = true;
+	s->dirty_why = "the write cache passed";
+	auto_probe_reset(s);
+	auto_probe_rows_init(s);
+	auto_search_open_aus(s, false, 1);
+	uint64_t before = s->d->bytes_written;
+	forget_fat(s);
+	auto_run_find_fat(s);
+	s->spent[SPENT_FAT] += s->d->bytes_written - before;
+	choose_open_offset(s);
+	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
+	recheck_bigger_erase(s);
+}
+
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
@@ -261,6 +308,8 @@ static void run_write_phase(struct autostate *s)
 	progress_run_step(STEP_OPEN);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
 	recheck_bigger_erase(s);
+	if (cache_suspected(s))
+		look_past_a_cache(s);
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 
@@ -297,6 +346,7 @@ static void run_write_phase(struct autostate *s)
 		if (s->fatest.conf > CONF_LOW)
 			s->fatest.conf = CONF_LOW;
 	}
+	auto_judge_determinable(s);
 }
 
 static void free_state(struct autostate *s)

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "measure/measure.h"
+
 #include "auto/auto_state.h"
 #include "dev.h"
 #include "vm.h"
@@ -118,4 +120,103 @@ void auto_measure_buffer(struct autostate *s)
 	s->buffer_bytes = (uint64_t)fast * chunk;
 	s->buffer_fast_rate = (double)chunk * fast * 1e9 / (double)sum;
 	s->buffer_slow_rate = (double)chunk * 1e9 / (double)steady;
+}
+
+/* ------------------------------------------------------------ write cache */
+
+#define CACHE_CHUNK_MAX (8u << 20)	/* the writes that look for its end, at most */
+#define CACHE_MIN_LOOK (32u << 20)	/* less than this left to look with: not looked for */
+#define CACHE_DROP 0.7			/* a write this much slower than the first ones: past it */
+#define CACHE_DROP_WRITES 8		/* ... so many in a row */
+#define CACHE_FIRST 4			/* the first rate: the median of these writes */
+
+/* Where the check writes: past every place of the searches, in the device's second half. */
+static uint64_t cache_area(const struct autostate *s)
+{
+	uint64_t past = s->open_offset + OPEN_AU_MAX_NR * s->probe.stride, half = s->d->size / 2;
+	uint64_t at = past > half ? past : half;
+	return (at + s->erasesize - 1) / s->erasesize * s->erasesize;
+}
+
+/* Did the last CACHE_DROP_WRITES writes all run slower than the first ones? */
+static bool dropped(const int64_t *t, int n)
+{
+	if (n < CACHE_FIRST + CACHE_DROP_WRITES)
+		return false;
+	int64_t v[CACHE_FIRST];
+	memcpy(v, t, sizeof v);
+	qsort(v, CACHE_FIRST, sizeof(*v), cmp_i64);
+	int64_t first = (v[1] + v[2]) / 2;
+	for (int i = n - CACHE_DROP_WRITES; i < n; i++)
+		if (t[i] * CACHE_DROP <= first)
+			return false;
+	return true;
+}
+
+/* One write of chunk at off, timed; 0 when it failed. */
+static int64_t timed_write(struct autostate *s, uint64_t off, uint64_t chunk)
+{
+	struct probe_row pr = { .chunk = chunk, .rounds = 1 };
+	struct probe_spec ps = { .at = &off, .n = 1, .erasesize = s->erasesize, .rows = &pr, .nrows = 1,
+				 .on_write_error = s->p->on_write_error };
+	struct rate_result r;
+	int64_t before = s->d->device_ns;
+	measure_probe(s->d, &ps, &r);
+	s->write_ns += s->d->device_ns - before;
+	auto_note_status(s, &r.st);
+	bool ok = r.nrows == 1 && !r.rows[0].failed[0] && !r.st.partial;
+	int64_t t = ok ? r.rows[0].ns[0] : 0;
+	rate_result_free(&r);
+	return t;
+}
+
+/*
+ * A pseudo-SLC write cache (issue 27): writes after idle go to a fast area
+ * wherever they land, until it is full, then at the native rate and under
+ * the card's erase-block rules. Inside it no run collapses at any N, so a
+ * search that found no limit on a card whose reads show an erase-block
+ * step may have measured the cache: writes in order of large chunks show
+ * its end as a fall of the rate that lasts.
+ */
+bool auto_pass_cache(struct autostate *s, uint64_t reserve)
+{
+	uint64_t chunk = s->erasesize, at = cache_area(s), before = s->d->bytes_written;
+	while (chunk > CACHE_CHUNK_MAX && chunk % 2 == 0 && (chunk / 2) % s->d->lbs == 0)
+		chunk /= 2;
+	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
+	uint64_t look = left > reserve ? left - reserve : 0;
+	if (at + look > s->d->size)
+		look = s->d->size > at ? s->d->size - at : 0;
+	look = look / chunk * chunk;
+	s->cache_checked = true;
+	if (look < CACHE_MIN_LOOK)
+		return false;
+	int most = (int)(look / chunk), n = 0;
+	int64_t *t = calloc((size_t)most, sizeof(*t));
+	if (!t)
+		return false;
+	while (n < most && !s->stop && !dropped(t, n)) {
+		t[n] = timed_write(s, at + (uint64_t)n * chunk, chunk);
+		if (!t[n])
+			break;
+		n++;
+	}
+	bool passed = dropped(t, n);
+	uint64_t wrote = s->d->bytes_written - before;
+	s->spent[SPENT_CACHE] += wrote;
+	s->cache_looked = wrote;
+	if (passed) {
+		int end = n - CACHE_DROP_WRITES;
+		int64_t fast = 0, slow = 0;
+		for (int i = 0; i < n; i++)
+			*(i < end ? &fast : &slow) += t[i];
+		/* what went to the cache: all written since the card came, but the capacity check's */
+		s->cache_bytes = before - s->spent[SPENT_CAPACITY] + (uint64_t)end * chunk;
+		s->cache_fast_rate = (double)chunk * end * 1e9 / (double)fast;
+		s->cache_slow_rate = (double)chunk * CACHE_DROP_WRITES * 1e9 / (double)slow;
+		s->no_pauses = true;
+		s->regime++;
+	}
+	free(t);
+	return passed;
 }

@@ -67,6 +67,9 @@ void auto_probe_reset(struct autostate *s)
 	s->probe.stride = (uint64_t)open_au_spacing(s->d, &op) * s->erasesize;
 	memset(s->probe.lane, 0, sizeof(s->probe.lane));
 	memset(s->probe.wp, 0, sizeof(s->probe.wp));
+	memset(s->probe.used, 0, sizeof(s->probe.used));
+	for (int j = 0; j < OPEN_AU_MAX_NR; j++)
+		s->probe.stale[j] = true;	/* the card as it came: discarded before the first use */
 }
 
 /* Can a run at nr write its blocks at all (the last one inside the device)? */
@@ -77,6 +80,8 @@ static bool run_fits_device(const struct autostate *s, long long nr)
 	return nr >= 1 && nr <= OPEN_AU_MAX_NR && last + s->erasesize <= s->d->size;
 }
 
+static void fresh_block(struct autostate *s, int j);
+
 /*
  * The offsets of the first nr blocks with room for `need` more bytes each:
  * a block without it moves on to the next lane, from its start (move
@@ -85,15 +90,40 @@ static bool run_fits_device(const struct autostate *s, long long nr)
 static bool place_blocks(struct autostate *s, long long nr, uint64_t need, bool move, uint64_t *at)
 {
 	for (int j = 0; j < nr; j++) {
-		if (s->probe.wp[j] + need > s->erasesize) {
+		if (s->probe.wp[j] + need > s->erasesize || s->probe.stale[j]) {
 			if (!move)
 				return false;
-			s->probe.lane[j] = (s->probe.lane[j] + 1) % lanes(s);
-			s->probe.wp[j] = 0;
+			fresh_block(s, j);
 		}
 		at[j] = block_start(s, j) + s->probe.wp[j];
 	}
 	return true;
+}
+
+/*
+ * Block j moves on to its next erase block, discarded first (a used block
+ * that a card evicts costs it a copy of what it holds, which a card that
+ * postpones collections pays with later writes; a discarded one holds
+ * nothing: doc/card-facts.md, "Cards keep state"). A device that does not
+ * discard keeps what it held; the settling writes are for that.
+ */
+static void fresh_block(struct autostate *s, int j)
+{
+	int64_t ns;
+	if (s->probe.used[j])
+		s->probe.lane[j] = (s->probe.lane[j] + 1) % lanes(s);
+	s->probe.used[j] = true;
+	s->probe.wp[j] = 0;
+	s->probe.stale[j] = false;
+	if (!getenv("FB_NO_DISCARD") && dev_discard(s->d, block_start(s, j), s->erasesize, &ns) == 0)
+		s->discard_ns += ns;
+}
+
+/* After a run that did not hold, its blocks may have been evicted and collected: fresh ones next. */
+static void mark_stale(struct autostate *s, long long nr)
+{
+	for (int j = 0; j < nr; j++)
+		s->probe.stale[j] = true;
 }
 
 /* ------------------------------------------------------------ one row */
@@ -179,6 +209,21 @@ static int open_rows_rounds(const struct autostate *s, long long nr, bool random
 	return (int)want > r ? (int)want : r;
 }
 
+/*
+ * The settling writes' chunk: the reference's smallest row (work owed is
+ * paid a slice per write, so small ones pay it off with few bytes); for
+ * random runs, whose first block is in random mode, the decision rows'
+ * smallest (no smaller than a mapping unit).
+ */
+static uint64_t settle_chunk(const struct autostate *s, bool random)
+{
+	struct rows_plan p;
+	if (!random)
+		return s->probe.ref[s->probe.nref - 1];
+	auto_plan_rows(s, true, false, &p);
+	return p.d[p.nd - 1];
+}
+
 /* The opening rows' chunk: the smaller decision row (writes pay what is owed, not bytes), or
  * behind a buffer the first decision row's. */
 static uint64_t open_chunk(const struct autostate *s)
@@ -196,51 +241,68 @@ static int64_t clean_time(const struct autostate *s, uint64_t chunk)
 }
 
 /*
- * A run's first rows: writes of chunk into its nr blocks, at least four a
- * row, in order (random runs: out of order, two into each block at least).
- * They open the blocks (evicting whatever an earlier run left open, and
- * for random runs putting each block in random mode, which may evict an
- * earlier random block: that cost lands here, not in the decision rows). On a card
- * that may owe work (s->dirty: the card as it came, or after a run that
- * did not hold) the rows go on until a row's writes run within
- * SETTLE_QUIET of the clean time (the reference's), or stop getting faster
- * (a run past the limit never gets quiet), PROBE_SETTLE_ROWS at most; the
- * settle pass records them. Bytes and time are the settling's.
+ * A run's first row: writes of chunk into its nr blocks, at least four, in
+ * order (random runs: out of order, two into each block at least). It opens
+ * the blocks, evicting whatever an earlier run left open and, for random
+ * runs, putting each block in random mode, which may evict an earlier
+ * random block: that cost lands here, not in the decision rows. A card may
+ * owe work (the card as it came, after a run that did not hold, or a slow
+ * first row): cards that postpone collections pay them a slice with each
+ * later write, however small (doc/card-facts.md, "Cards keep state"), so
+ * small writes into the run's first block alone (one open block: they
+ * never collapse) go on until they run within SETTLE_QUIET of the clean
+ * time, SETTLE_MAX_WRITES at most. Behind a RAM buffer every row writes
+ * BUFFER_FLUSH buffers' worth (open_rows_rounds), fewer of them. Bytes and
+ * time are the settling's.
  */
 static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool random, int max_rows,
-			int *settle)
+			uint64_t keep, int *settle)
 {
 	struct probe_row pr = { .chunk = chunk, .rounds = open_rows_rounds(s, nr, random, chunk),
 				.random = random };
-	const int64_t clean = clean_time(s, chunk);
 	struct settle_pass sp = { .after = s->dirty ? s->dirty_why : "a slow opening row",
-				  .blocks = (int)nr, .clean_ns = clean, .fastest_ns = INT64_MAX };
-	int64_t prev = 0;
+				  .blocks = (int)nr, .fastest_ns = INT64_MAX };
 	uint64_t before = s->d->bytes_written;
-	bool ok = true;
-	int k;
+	struct rate_row row;
+	int64_t prev = 0;
 
-	/* a card that turns out to owe work (a slow first row) is settled as a dirty one */
-	for (k = 0; k < max_rows && ok; k++) {
-		struct rate_row row;
-		ok = auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
-		if (!ok)
-			break;
-		int64_t t = row_time_per_write(&row, nr, pr.rounds);
-		sp.writes += (int)(nr * pr.rounds);
-		sp.first_ns = k ? sp.first_ns : t;
-		sp.last_ns = t;
-		sp.fastest_ns = t < sp.fastest_ns ? t : sp.fastest_ns;
-		bool quiet = clean ? t <= SETTLE_QUIET * clean : !s->dirty;
-		if (quiet || (k && t >= SETTLE_FLAT * prev)) {
-			sp.quiet = true;
-			break;
+	*settle = -1;
+	bool ok = auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
+	int64_t clean = clean_time(s, chunk);
+	bool owes = s->dirty || (ok && clean && row_time_per_write(&row, nr, pr.rounds) > SETTLE_QUIET * clean);
+	if (ok && owes) {
+		/* the settling writes: the smallest row (behind a buffer, the opening's), in block 0 */
+		struct probe_row sr = { .chunk = s->buffer_bytes ? chunk : settle_chunk(s, random),
+					.rounds = s->buffer_bytes ? pr.rounds * (int)nr : SETTLE_ROW_WRITES };
+		if (sr.rounds > PROBE_MAX_ROUNDS)
+			sr.rounds = PROBE_MAX_ROUNDS;
+		clean = clean_time(s, sr.chunk);
+		sp.clean_ns = clean;
+		int rows = s->buffer_bytes ? max_rows : SETTLE_MAX_WRITES / SETTLE_ROW_WRITES;
+		/* as many as block 0 has room for, besides the `keep` bytes of the rows after them */
+		uint64_t room = s->erasesize - s->probe.wp[0];
+		room = room > keep ? room - keep : 0;
+		if ((uint64_t)rows * (uint64_t)sr.rounds * sr.chunk > room)
+			rows = (int)(room / ((uint64_t)sr.rounds * sr.chunk));
+		for (int k = 0; k < rows && ok; k++) {
+			ok = auto_probe_row(s, 1, &sr, false, &row, &s->settle_st);
+			if (!ok)
+				break;
+			int64_t t = row_time_per_write(&row, 1, sr.rounds);
+			sp.writes += sr.rounds;
+			sp.first_ns = k ? sp.first_ns : t;
+			sp.last_ns = t;
+			sp.fastest_ns = t < sp.fastest_ns ? t : sp.fastest_ns;
+			/* quiet against the reference; before there is one, when it stops getting faster */
+			if (clean ? t <= SETTLE_QUIET * clean : k && t >= SETTLE_FLAT * prev) {
+				sp.quiet = true;
+				break;
+			}
+			prev = t;
 		}
-		prev = t;
 	}
 	uint64_t wrote = s->d->bytes_written - before;
-	*settle = -1;
-	if ((s->dirty || k) && s->nsettles < MAX_SETTLES) {
+	if (owes && s->nsettles < MAX_SETTLES) {
 		sp.bytes = wrote;
 		if (sp.fastest_ns == INT64_MAX)
 			sp.fastest_ns = 0;
@@ -261,19 +323,15 @@ static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool 
  */
 void auto_settle(struct autostate *s)
 {
-	struct rows_plan p;
+	uint64_t at[1];
 	int settle;
 	if (!s->dirty || s->stop || !run_fits_device(s, 1))
 		return;
-	auto_plan_rows(s, false, false, &p);
-	uint64_t row = (uint64_t)open_rounds(1, false) * p.d[p.nd - 1];
-	int rows = (int)(s->erasesize / row);
-	uint64_t at[1];
-	if (!place_blocks(s, 1, (uint64_t)(rows < PROBE_SETTLE_ROWS ? rows : PROBE_SETTLE_ROWS) * row,
-			  true, at))
-		return;
-	open_blocks(s, 1, p.d[p.nd - 1], false, rows < PROBE_SETTLE_ROWS ? rows : PROBE_SETTLE_ROWS,
-		    &settle);
+	uint64_t chunk = open_chunk(s);
+	uint64_t need = (uint64_t)open_rows_rounds(s, 1, false, chunk) * chunk +
+			SETTLE_MAX_WRITES * settle_chunk(s, false);
+	place_blocks(s, 1, need < s->erasesize ? need : s->erasesize, true, at);
+	open_blocks(s, 1, chunk, false, BUFFER_SETTLE_ROWS, 0, &settle);
 }
 
 /* ------------------------------------------------------------ one run */
@@ -304,7 +362,7 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 	int n = 0;
 	if (reference && !random) {
 		for (int k = 0; k < s->probe.nref; k++)
-			rows[n++] = (struct probe_row){ s->probe.ref[k], s->probe.ref_rounds, false };
+			rows[n++] = (struct probe_row){ .chunk = s->probe.ref[k], .rounds = s->probe.ref_rounds };
 		return n;
 	}
 	if (reference) {
@@ -312,9 +370,10 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 		auto_plan_rows(s, false, false, &lin);
 		for (uint64_t b = s->erasesize / 4; b >= lin.d[lin.nd - 1] && b >= s->d->lbs && n < MAX_ROWS;
 		     b /= 2) {
-			uint64_t fit = s->erasesize / b;
+			/* room in its block for the opening and the settling writes */
+			uint64_t fit = s->erasesize / b - 1;
 			rows[n++] = (struct probe_row){ b, (int)(fit < PROBE_RANDOM_ROUNDS ? fit :
-							 PROBE_RANDOM_ROUNDS), true };
+							 PROBE_RANDOM_ROUNDS), true, 0 };
 			if (b % 2 || (b / 2) % s->d->lbs)
 				break;
 		}
@@ -326,7 +385,7 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 		per_round += p.d[k];
 	int rounds = decision_rounds(s, nr, random, per_round);
 	for (int k = 0; k < p.nd; k++)
-		rows[n++] = (struct probe_row){ p.d[k], rounds, random };
+		rows[n++] = (struct probe_row){ p.d[k], rounds, random, 0 };
 	return n;
 }
 
@@ -401,27 +460,29 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	int nrows = run_rows(s, nr, random, reference, rows);
 	const uint64_t chunk = open_chunk(s);
 	const uint64_t open_row = (uint64_t)open_rows_rounds(s, nr, random, chunk) * chunk;
-	const int most_rows = s->buffer_bytes ? BUFFER_SETTLE_ROWS : PROBE_SETTLE_ROWS;
 	const uint64_t per_block = rows_bytes(rows, nrows, 1);
+	/* the settling writes go into block 0: behind a buffer rows like the opening one */
+	int settle_rows = s->buffer_bytes ? BUFFER_SETTLE_ROWS : 1;
+	uint64_t settling = s->buffer_bytes ? open_row * (uint64_t)nr * BUFFER_SETTLE_ROWS :
+			    SETTLE_MAX_WRITES * settle_chunk(s, random);
 	/*
 	 * The whole run in one erase block per block (a block that moved on
-	 * mid-run would open in a decision row): the settling rows that fit
-	 * besides. The random reference's large rows each take a block of
-	 * their own.
+	 * mid-run would open in a decision row), with room for the settling.
+	 * The random reference's large rows each take a block of their own.
 	 */
 	const uint64_t flushes = flush_bytes(s, nr, rows, nrows);
 	const bool spread = per_block + flushes + open_row > s->erasesize;
-	int settle_rows = most_rows;
-	if (!spread && per_block + flushes + (uint64_t)settle_rows * open_row > s->erasesize)
-		settle_rows = (int)((s->erasesize - per_block - flushes) / open_row);
-	if (!nrows || settle_rows < 1 ||
-	    !fits_cap(s, ((uint64_t)settle_rows * open_row + per_block) * (uint64_t)nr))
+	while (!spread && per_block + flushes + open_row + settling > s->erasesize && settling > 0) {
+		settling /= 2;	/* a small block: less room to settle */
+		settle_rows = settle_rows > 1 ? settle_rows / 2 : 1;
+	}
+	if (!nrows || !fits_cap(s, (open_row + per_block + flushes) * (uint64_t)nr + settling))
 		return NULL;
-	place_blocks(s, nr, spread ? open_row * (uint64_t)settle_rows :
-		     per_block + flushes + (uint64_t)settle_rows * open_row, true, at);
 	if (s->dirty)
 		auto_pause(s);
-	if (!open_blocks(s, nr, chunk, random, settle_rows, &settle))
+	settle = -1;
+	if (!spread && (!place_blocks(s, nr, per_block + flushes + open_row + settling, true, at) ||
+			!open_blocks(s, nr, chunk, random, settle_rows, per_block + flushes, &settle)))
 		return NULL;
 
 	struct au_run *run = &s->runs[s->nruns++];
@@ -429,6 +490,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->nr = nr;
 	run->random = random;
 	run->reference = reference;
+	run->regime = s->regime;
 	run->settle = settle;
 	run->settle_span = nr;
 	run->settle_chunk = chunk;
@@ -442,10 +504,22 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	for (int k = 0; k < nrows && run->r.rows; k++) {
 		struct rate_row row;
 		/* a decision row's own writes fill the buffer before it is timed */
-		if (k && !flush_buffer(s, nr, rows[k].chunk, rows[k].random))
+		if (k && !spread && !flush_buffer(s, nr, rows[k].chunk, rows[k].random))
 			break;
+		/*
+		 * The random reference's large rows take a fresh block each: opened
+		 * in order and settled there first (its eviction of an older block
+		 * must not be timed in a row of three writes).
+		 */
+		int row_settle;
+		uint64_t row_bytes = (uint64_t)rows[k].rounds * rows[k].chunk;
+		if (spread && (!place_blocks(s, nr, s->erasesize, true, at) ||
+			       !open_blocks(s, nr, chunk, false, settle_rows, row_bytes, &row_settle)))
+			break;
+		if (spread && settle < 0)
+			settle = row_settle;
 		uint64_t row_before = s->d->bytes_written;
-		bool ok = auto_probe_row(s, nr, &rows[k], spread, &row, &run->r.st);
+		bool ok = auto_probe_row(s, nr, &rows[k], false, &row, &run->r.st);
 		if (s->d->bytes_written > row_before) {
 			run->r.rows[run->r.nrows++] = row;
 			run->r.blocksize = rows[k].chunk;
@@ -455,6 +529,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 			break;
 		}
 	}
+	run->settle = settle;
 	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] +=
 		s->d->bytes_written - before;
 	auto_judge_run(s, run);
@@ -474,6 +549,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (run->verdict != RUN_HOLDS) {
 		s->dirty = true;
 		s->dirty_why = run->verdict == RUN_COLLAPSED ? "a collapsed run" : "an unclear run";
+		mark_stale(s, nr);
 	}
 	return run;
 }
@@ -515,16 +591,26 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 	int nrows = 0, n = (int)fp->fat_nr;
 
 	/*
-	 * First a row not timed, two chunks out of order into each block: with
-	 * FAT_ROUNDS writes a column (not a whole block), the random slot a
-	 * column takes from the one before shows; so every column takes it
-	 * from another, the first one too.
+	 * First two rows not timed, two chunks out of order into each block:
+	 * with FAT_ROUNDS writes a column (not a whole block), the slot a
+	 * column takes from another shows, and what that costs the card (a
+	 * block it wrote is copied, a fresh one not); after two such rows every
+	 * column takes its slot from a block written alike.
 	 */
-	rows[nrows++] = (struct probe_row){ fat_first_row(fp), 2, true };
-	need += 2 * fat_first_row(fp);
+	for (int w = 0; w < FAT_WARM_ROWS; w++) {
+		rows[nrows++] = (struct probe_row){ fat_first_row(fp), 2, true, 0 };
+		need += 2 * fat_first_row(fp);
+	}
 	for (uint64_t b = fat_first_row(fp); b >= fp->blocksize && nrows < MAX_ROWS; b /= 2) {
-		rows[nrows++] = (struct probe_row){ b, fat_rounds(s, b), true };
-		need += (uint64_t)rows[nrows - 1].rounds * b;
+		/* behind a RAM buffer each column first fills it with writes of its own */
+		uint64_t lead = s->buffer_bytes ? (BUFFER_FLUSH * s->buffer_bytes + b - 1) / b : 0;
+		uint64_t rounds = (uint64_t)fat_rounds(s, b);
+		if (lead > PROBE_MAX_ROUNDS)
+			lead = PROBE_MAX_ROUNDS;
+		if ((lead + rounds) * b > s->erasesize / 2)
+			lead = s->erasesize / 2 / b > rounds ? s->erasesize / 2 / b - rounds : 0;
+		rows[nrows++] = (struct probe_row){ b, (int)rounds, true, (int)lead };
+		need += (lead + rounds) * b;
 		if (b % 2)
 			break;
 	}
@@ -542,13 +628,17 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 	r->spacing = 1;
 	r->random = true;
 	r->blocksize = rows[nrows - 1].chunk;
-	/* the untimed row is no measurement */
-	if (r->nrows) {
-		memmove(r->rows, r->rows + 1, sizeof(*r->rows) * (size_t)(r->nrows - 1));
-		r->nrows--;
-	}
-	for (int j = 0; j < n; j++)
+	/* the untimed rows are no measurement */
+	int drop = r->nrows < FAT_WARM_ROWS ? r->nrows : FAT_WARM_ROWS;
+	memmove(r->rows, r->rows + drop, sizeof(*r->rows) * (size_t)(r->nrows - drop));
+	r->nrows -= drop;
+	/* its blocks in random mode hold slots a later run would collect: discarded, they hold nothing */
+	for (int j = 0; j < n; j++) {
+		int64_t ns;
 		s->fat_wp[j] += need;
+		if (dev_discard(s->d, (uint64_t)j * s->erasesize, s->erasesize, &ns) == 0)
+			s->discard_ns += ns;
+	}
 	return rc;
 }
 

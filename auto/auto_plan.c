@@ -6,6 +6,7 @@
  * open-AU searches when more writing cannot change their answer.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@
 
 uint64_t auto_default_budget(uint64_t size)
 {
-	uint64_t b = size / AUTO_BUDGET_SHARE;
+	uint64_t b = size / 100 * AUTO_BUDGET_PERCENT;
 	uint64_t floor = AUTO_BUDGET_FLOOR < size / 2 ? AUTO_BUDGET_FLOOR : size / 2;
 	if (b < floor)
 		b = floor;
@@ -135,19 +136,108 @@ void auto_make_plan(struct autostate *s)
 }
 
 /*
- * More writing cannot decide (issue 26): the search stops where the
- * budget cannot reach the next run. (The rules that see a write cache, a
- * RAM buffer or no geometry at all come with the runs that show them.)
+ * More writing cannot decide (issue 26): on a device whose -a shows no
+ * erase-block step, runs up to NOGEO_MAX_NR that all hold are enough to
+ * say the geometry does not show (doc/card-facts.md, "Cards as they are
+ * made today": no visible geometry); the budget stops the search where the
+ * next run does not fit (measure_run), and the card's write path where a
+ * cache takes every write (auto/auto_cache.c).
  */
 bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b)
 {
-	(void)s;
 	(void)random;
-	(void)b;
-	return false;
+	return !s->erase.bytes && !b->collapse && b->hold >= NOGEO_MAX_NR;
+}
+
+static void say_not_determinable(struct autostate *s, struct not_determinable *nd, const char *reason,
+				 const char *cmd, uint64_t cost, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void say_not_determinable(struct autostate *s, struct not_determinable *nd, const char *reason,
+				 const char *cmd, uint64_t cost, const char *fmt, ...)
+{
+	va_list ap;
+	(void)s;
+	nd->reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(nd->why, sizeof nd->why, fmt, ap);
+	va_end(ap);
+	snprintf(nd->command, sizeof nd->command, "%s", cmd ? cmd : "");
+	nd->cost_bytes = cmd ? cost : 0;
+}
+
+/* "flashbench --auto --destructive --max-write=2G DEV": a larger budget; its bytes. */
+static uint64_t larger_budget_line(char *buf, size_t n, const struct autostate *s, uint64_t more)
+{
+	uint64_t want = s->d->bytes_written + more;
+	want = (want + (1ull << 20) - 1) >> 20 << 20;
+	if (want > s->d->size)
+		want = s->d->size / s->d->lbs * s->d->lbs;
+	snprintf(buf, n, "flashbench --auto --destructive --max-write=%" PRIu64 "M %s", want >> 20,
+		 s->o->device_name ? s->o->device_name : s->d->path);
+	return want;
+}
+
+/* What a search still has to write to reach OPEN_AU_MAX_NR in both modes. */
+static uint64_t searches_left(const struct autostate *s)
+{
+	int nr;
+	return search_cost(s, false, UINT64_MAX, &nr) + search_cost(s, true, UINT64_MAX, &nr);
+}
+
+static void judge_one(struct autostate *s, bool random, struct count_estimate *c,
+		      struct not_determinable *nd)
+{
+	char cmd[512], e[FMT_BUF], e2[FMT_BUF];
+	const char *what = random ? "out-of-order writes" : "writes";
+	if (nd->reason || c->conf == CONF_NONE) {
+		if (!nd->reason && s->no_room[0])
+			say_not_determinable(s, nd, "device-too-small", NULL, 0, "not even one --open-au run "
+					     "fits: %s", s->no_room);
+		goto unknown;
+	}
+	if (!s->erase.bytes && c->at_least) {
+		uint64_t cost = 0;
+		bool line = auto_run_command(cmd, sizeof cmd, s, c->n + 1, random);
+		if (line)
+			cost = auto_run_command_cost(s, c->n + 1, random);
+		say_not_determinable(s, nd, "no-geometry", line ? cmd : NULL, cost, "-a shows no erase-block "
+				     "step and %s to up to %d places at once ran alike: the card shows no geometry "
+				     "flashbench's runs can reach (tried with %s blocks)", what, c->n,
+				     fmt_size(e, s->erasesize));
+		goto unknown;
+	}
+	if (c->at_least && s->cache_checked && !s->cache_bytes) {
+		uint64_t cost = larger_budget_line(cmd, sizeof cmd, s, 2 * s->d->bytes_written);
+		say_not_determinable(s, nd, "write-cache", cmd, cost, "%s to up to %d places at once ran "
+				     "alike, and %s more written in order ran at that rate too: a write cache larger "
+				     "than the %s written may take every run", what, c->n,
+				     fmt_size(e, s->cache_looked), fmt_size(e2, s->d->bytes_written));
+		goto unknown;
+	}
+	if (c->at_least && s->cap_hit) {
+		uint64_t cost = larger_budget_line(cmd, sizeof cmd, s, searches_left(s));
+		say_not_determinable(s, nd, "budget", cmd, cost, "the write budget ran out before a run "
+				     "collapsed: %s to %d places at once all ran alike", what, c->n);
+		goto unknown;
+	}
+	return;
+unknown:
+	c->conf = CONF_NONE;
 }
 
 void auto_judge_determinable(struct autostate *s)
 {
-	(void)s;
+	if (s->have_lin)
+		judge_one(s, false, &s->lin, &s->nd_lin);
+	if (s->have_rnd)
+		judge_one(s, true, &s->rnd, &s->nd_rnd);
+	if (s->stop)
+		s->plan.stopped_because = s->status == 1 ? "error" : "interrupted";
+	else if (s->nd_lin.reason || s->nd_rnd.reason)
+		s->plan.stopped_because = "not-determinable";
+	else if (s->cap_hit)
+		s->plan.stopped_because = "budget";
+	else
+		s->plan.stopped_because = "done";
 }

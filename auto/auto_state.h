@@ -53,6 +53,7 @@ struct au_run {
 	long long nr;
 	bool random;
 	bool reference;		/* the linear N=1 runs everything is compared with */
+	int regime;		/* the card's write path when measured (a write cache passed since: stale) */
 	bool last_row_only;	/* a replica of a hold: the smallest decision row only */
 	bool stopped_early;	/* collapse was clear before the last row */
 	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
@@ -97,10 +98,12 @@ struct row_watch {
 
 /*
  * The write budget (auto/auto_plan.c): by default a small share of the
- * device (AUTO_BUDGET_SHARE), at least AUTO_BUDGET_FLOOR where that is at
+ * device (AUTO_BUDGET_PERCENT), at least AUTO_BUDGET_FLOOR where that is at
  * most half the device, never more than the device; --max-write replaces it.
+ * What the plan writes is far less on most cards; the share leaves room to
+ * pass a write cache of a few percent (doc/card-facts.md, Writes).
  */
-#define AUTO_BUDGET_SHARE 50	/* 1/50: 2% of the device */
+#define AUTO_BUDGET_PERCENT 3
 #define AUTO_BUDGET_FLOOR (128ull << 20)
 
 /* What the bytes written were for (the plan's and the report's split). */
@@ -129,10 +132,14 @@ struct not_determinable {
 #define PROBE_LANES 6
 #define PROBE_TOP_ROW (256u << 10)	/* the reference's largest row, at most */
 #define PROBE_ROW_WRITES 8	/* a decision row writes at least this many chunks in all */
+#define DECISION_MIN (64u << 10)	/* the smaller decision row, at least (E/16 on smaller blocks) */
 #define PROBE_ROUNDS 3		/* ... and at least this many into each block */
 #define PROBE_RANDOM_ROUNDS 8	/* positions of an out-of-order row in each block */
-#define PROBE_SETTLE_ROWS 12	/* rows of settling before the decision rows, at most */
+#define SETTLE_ROW_WRITES 8	/* writes of a settling row */
+#define SETTLE_MAX_WRITES 160	/* ... in all: 16 blocks' worth of postponed collections, a slice each */
 #define FAT_ROUNDS 32		/* chunks a FAT-area row writes into each of its blocks */
+#define FAT_WARM_ROWS 2		/* ... after rows not timed, two chunks into each */
+#define NOGEO_MAX_NR 8		/* no -a step and no collapse up to here: the geometry does not show */
 #define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
 /*
  * The pause before a write test on a card that may owe work: cards tidy up
@@ -151,6 +158,8 @@ struct probe_state {
 	uint64_t stride;	/* from one block of a run to the next */
 	int lane[OPEN_AU_MAX_NR];
 	uint64_t wp[OPEN_AU_MAX_NR];	/* where block j's next write goes, inside its erase block */
+	bool used[OPEN_AU_MAX_NR];	/* block j was written at its lane */
+	bool stale[OPEN_AU_MAX_NR];	/* ... and may have been collected since: move on before writing */
 };
 
 /* the write plan, stated before the first write of the write phase */
@@ -221,6 +230,7 @@ struct autostate {
 	uint64_t spent[NSPENT];
 	struct probe_state probe;
 	uint64_t fat_wp[RATE_MAX_COLS];	/* where the FAT check's next writes go in each of its blocks */
+	int64_t discard_ns;	/* discards of blocks before they are written again */
 	struct not_determinable nd_lin, nd_rnd;
 	/* the card's write path (auto/auto_cache.c) */
 	int pauses;		/* dev_idle pauses before write tests */
@@ -228,6 +238,11 @@ struct autostate {
 	bool no_pauses;		/* a write cache seen: a pause would fold it back */
 	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
 	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
+	int regime;		/* 0, or 1 once a write cache was passed: runs before it are stale */
+	bool cache_checked;	/* writes in order looked for the end of a write cache */
+	uint64_t cache_bytes;	/* written after idle before the rate fell; 0: no end seen */
+	uint64_t cache_looked;	/* bytes the check wrote (the end not seen: at least this much cached) */
+	double cache_fast_rate, cache_slow_rate;
 };
 
 struct advice {
@@ -321,6 +336,13 @@ const char *auto_purpose_name(enum auto_purpose p);
 void auto_pause(struct autostate *s);
 /* After a pause, writes in order show a RAM buffer: the first ones at bus speed. */
 void auto_measure_buffer(struct autostate *s);
+/*
+ * No run collapsed, on a card with an erase-block step: writes in order
+ * look for the end of a write cache, within what the budget leaves besides
+ * `reserve`. true when its end was passed (the runs are to be measured
+ * again, past it, without pauses).
+ */
+bool auto_pass_cache(struct autostate *s, uint64_t reserve);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
@@ -361,6 +383,8 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 /* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it; false
  * (buf untouched) where the tool would refuse that line, e.g. past the end of the device. */
 bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
+/* What that line writes: its rows, each nr erase blocks whole. */
+uint64_t auto_run_command_cost(const struct autostate *s, long long nr, bool random);
 /*
  * Whether an --open-au line with these parameters runs as printed on the
  * device as the user sees it: the tool accepts it, and on a fake every block

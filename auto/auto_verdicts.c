@@ -128,6 +128,9 @@ bool auto_choose_decision_rows(struct autostate *s)
 	int best = -1;
 	double best_spread = 2;
 	for (int i = ps->nref - 1; i >= 1; i--) {
+		/* rows of a few pages are mostly latency, through a buffer too: not below DECISION_MIN */
+		if (ps->ref[i] < DECISION_MIN && ps->ref[i] < s->erasesize / 16 && i > 1)
+			continue;
 		double s1 = auto_spread(s, false, ps->ref[i]), s0 = auto_spread(s, false, ps->ref[i - 1]);
 		if (s1 < 0 || s0 < 0)
 			continue;
@@ -799,4 +802,14 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 		 s->open_offset, random ? " --random" : "",
 		 s->o->device_name ? s->o->device_name : s->d->path);
 	return true;
+}
+
+uint64_t auto_run_command_cost(const struct autostate *s, long long nr, bool random)
+{
+	struct rows_plan p;
+	original_rows(s, random, &p);
+	uint64_t rows = 0;
+	for (uint64_t b = s->erasesize; b >= p.d[p.nd - 1] && b > 0; b /= 2)
+		rows++;
+	return rows * (uint64_t)nr * s->erasesize;
 }

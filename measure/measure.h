@@ -66,6 +66,12 @@ struct probe_row {
 	uint64_t chunk;
 	int rounds;
 	bool random;
+	/*
+	 * Columns only: in each block first `lead` more chunks, not timed (a
+	 * RAM buffer then holds the block's own writes when the timed ones
+	 * go); the positions of lead + rounds chunks in order or shuffled.
+	 */
+	int lead;
 };
 struct probe_spec {
 	const uint64_t *at;	/* n offsets: where the first row starts in each block */

@@ -23,29 +23,46 @@
 
 #include "lib/progress.h"
 
-/* The order of a row's positions: 0..rounds-1, or the original's pseudo-random order of them. */
+/* The order of a row's positions (its lead's first): in order, or the original's pseudo-random one. */
 static void row_positions(const struct probe_row *row, uint64_t *pos)
 {
 	struct vm_order o;
+	int n = row->rounds + row->lead;
 	if (!row->random) {
-		for (int i = 0; i < row->rounds; i++)
+		for (int i = 0; i < n; i++)
 			pos[i] = (uint64_t)i;
 		return;
 	}
-	vm_order_init(&o, (uint64_t)row->rounds);
-	for (int i = 0; i < row->rounds; i++)
+	vm_order_init(&o, (uint64_t)n);
+	for (int i = 0; i < n; i++)
 		pos[i] = vm_order_next(&o);
 }
 
-/* The writes of block j's part of a row: its positions, each a fixed offset. */
-static struct vm_op *block_writes(struct vm_program *prog, const struct probe_row *row,
-				  const uint64_t *pos, uint64_t start)
+/* Writes of a block at n positions, each a fixed offset. */
+static struct vm_op *writes_at(struct vm_program *prog, uint64_t chunk, const uint64_t *pos, int n,
+			       uint64_t start)
 {
-	struct vm_op *kids[PROBE_MAX_ROUNDS];
-	for (int i = 0; i < row->rounds; i++)
-		kids[i] = vm_op(prog, VM_OFF_FIXED, (int64_t)(start + pos[i] * row->chunk), 0,
+	struct vm_op *kids[2 * PROBE_MAX_ROUNDS];
+	for (int i = 0; i < n; i++)
+		kids[i] = vm_op(prog, VM_OFF_FIXED, (int64_t)(start + pos[i] * chunk), 0,
 				vm_op(prog, VM_WRITE_5A, 0, 0, NULL));
-	return vm_seq(prog, row->rounds, kids);
+	return vm_seq(prog, n, kids);
+}
+
+/* One block's column of a row: its lead not timed, then the timed writes' rate. */
+static struct vm_op *column(struct vm_program *prog, const struct probe_row *row, const uint64_t *pos,
+			    uint64_t start)
+{
+	struct vm_op *timed = vm_op(prog, VM_LEN_FIXED, (int64_t)row->chunk, 0,
+				    vm_op(prog, VM_BPS, 0, 0, writes_at(prog, row->chunk, pos + row->lead,
+									 row->rounds, start)));
+	if (!row->lead)
+		return timed;
+	struct vm_op *both[2] = {
+		vm_op(prog, VM_LEN_FIXED, (int64_t)row->chunk, 0,
+		      vm_op(prog, VM_DROP, 0, 0, writes_at(prog, row->chunk, pos, row->lead, start))),
+		timed };
+	return vm_seq(prog, 2, both);
 }
 
 /*
@@ -56,13 +73,12 @@ static struct vm_op *block_writes(struct vm_program *prog, const struct probe_ro
 static int row_programs(struct vm_program *prog, const struct probe_spec *ps,
 			const struct probe_row *row, const uint64_t *start, struct vm_op **out)
 {
-	uint64_t pos[PROBE_MAX_ROUNDS];
+	uint64_t pos[2 * PROBE_MAX_ROUNDS];
 	struct vm_order o;
 	row_positions(row, pos);
 	if (ps->columns) {
 		for (int j = 0; j < ps->n; j++)
-			out[j] = vm_op(prog, VM_LEN_FIXED, (int64_t)row->chunk, 0,
-				       vm_op(prog, VM_BPS, 0, 0, block_writes(prog, row, pos, start[j])));
+			out[j] = column(prog, row, pos, start[j]);
 		return ps->n;
 	}
 	struct vm_op **kids = calloc((size_t)row->rounds * (size_t)ps->n, sizeof(*kids));
@@ -85,6 +101,8 @@ static int row_programs(struct vm_program *prog, const struct probe_spec *ps,
 
 static void probe_cell(struct rate_row *row, int col, const struct vm_result *res)
 {
+	if (res->kind == VR_LIST && res->nitems)	/* a column with a lead: its timed part */
+		res = &res->items[res->nitems - 1];
 	if (res->kind != VR_RATE) {
 		row->failed[col] = true;
 		return;
@@ -98,7 +116,7 @@ uint64_t measure_probe_bytes(const struct probe_spec *ps)
 {
 	uint64_t per_block = 0;
 	for (int k = 0; k < ps->nrows; k++)
-		per_block += (uint64_t)ps->rows[k].rounds * ps->rows[k].chunk;
+		per_block += (uint64_t)(ps->rows[k].rounds + ps->rows[k].lead) * ps->rows[k].chunk;
 	return per_block * (uint64_t)ps->n;
 }
 
@@ -116,7 +134,8 @@ int measure_probe(struct dev *d, const struct probe_spec *ps, struct rate_result
 	if (!r->rows || ps->n < 1 || ps->n > PROBE_MAX_BLOCKS || (ps->columns && ps->n > RATE_MAX_COLS))
 		return -1;
 	for (int k = 0; k < ps->nrows; k++) {
-		if (ps->rows[k].rounds < 1 || ps->rows[k].rounds > PROBE_MAX_ROUNDS)
+		if (ps->rows[k].rounds < 1 || ps->rows[k].rounds > PROBE_MAX_ROUNDS || ps->rows[k].lead < 0 ||
+		    ps->rows[k].lead > PROBE_MAX_ROUNDS || (ps->rows[k].lead && !ps->columns))
 			return -1;
 		if (ps->rows[k].chunk > largest)
 			largest = ps->rows[k].chunk;
@@ -145,7 +164,7 @@ int measure_probe(struct dev *d, const struct probe_spec *ps, struct rate_result
 		for (int c = 0; c < nops; c++)
 			probe_cell(row, c, vm_run(&m.c, m.prog, ops[c], 0));
 		for (int j = 0; j < ps->n; j++)
-			start[j] += (uint64_t)pr->rounds * pr->chunk;
+			start[j] += (uint64_t)(pr->rounds + pr->lead) * pr->chunk;
 		if (ps->keep_going && !ps->keep_going(row, ps->keep_going_arg))
 			break;
 	}
