@@ -250,6 +250,8 @@ static bool cache_suspected(const struct autostate *s)
 	       !s->stop;
 }
 
+static void remeasure(struct autostate *s);
+
 static void forget_fat(struct autostate *s)
 {
 	for (int i = 0; i < s->nfat; i++)
@@ -272,11 +274,19 @@ static void look_past_a_cache(struct autostate *s)
 			 s->spent[SPENT_FAT];
 	if (!auto_pass_cache(s, again + s->plan.est[SPENT_RANDOM]))
 		return;
+	remeasure(s);
+}
+
+/* Past a write cache: the reference, the FAT check and the linear search again. */
+static void remeasure(struct autostate *s)
+{
 	s->dirty = true;
 	s->dirty_why = "the write cache passed";
 	auto_probe_reset(s);
 	auto_probe_rows_init(s);
 	auto_search_open_aus(s, false, 1);
+	if (!s->cache_slow_rate)	/* the cache's end seen in the runs: the native rate is the reference's */
+		s->cache_slow_rate = auto_best_rate(s, 1, false, s->probe.d[0]);
 	uint64_t before = s->d->bytes_written;
 	forget_fat(s);
 	auto_run_find_fat(s);
@@ -284,6 +294,39 @@ static void look_past_a_cache(struct autostate *s)
 	choose_open_offset(s);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
 	recheck_bigger_erase(s);
+}
+
+/*
+ * A write cache that ran out during the search (issue 27): linear writes
+ * to one block no longer run as fast as the reference did. A run at N=1
+ * after the search, and a second where it fell below COLLAPSE_RATIO at
+ * both decision rows, tell: every run since may have been measured past a
+ * cliff that is not an open-AU limit.
+ */
+static bool rate_fell(struct autostate *s)
+{
+	if (s->regime || s->stop || !s->erase.bytes)
+		return false;
+	/* no pause between them: idle time folds a write cache back */
+	bool pauses = s->no_pauses, fell = true;
+	s->no_pauses = true;
+	for (int k = 0; k < 2 && fell; k++) {
+		const struct au_run *r = auto_measure_check(s, 1, false);
+		fell = r && r->ratio[0] > 0 && r->ratio[0] < COLLAPSE_RATIO && r->ratio[1] < COLLAPSE_RATIO;
+	}
+	s->no_pauses = pauses;
+	return fell;
+}
+
+/* The rate fell during the search: from there on the card writes at its native rate. */
+static void measure_again_past_it(struct autostate *s)
+{
+	uint64_t before_first_slow = 0;
+	for (int i = 0; i < s->nruns && !before_first_slow; i++)
+		if (s->runs[i].verdict != RUN_HOLDS && !s->runs[i].reference)
+			before_first_slow = s->runs[i].written_before;
+	auto_note_cache_ended(s, before_first_slow);
+	remeasure(s);
 }
 
 static void run_write_phase(struct autostate *s)
@@ -310,6 +353,8 @@ static void run_write_phase(struct autostate *s)
 	recheck_bigger_erase(s);
 	if (cache_suspected(s))
 		look_past_a_cache(s);
+	else if (rate_fell(s))
+		measure_again_past_it(s);
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 

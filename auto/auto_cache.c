@@ -41,7 +41,7 @@ void auto_pause(struct autostate *s)
 #define BUFFER_CHUNK (64u << 10)	/* the writes that look for it */
 #define BUFFER_MAX (8u << 20)		/* larger buffers are not looked for */
 #define BUFFER_MIN_WRITES 16
-#define BUFFER_FAST 0.5			/* a write this much faster than the steady ones went to it */
+#define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
 #define BUFFER_STEADY 0.3		/* the last writes within this of their median: steady */
 #define BUFFER_TAIL 8
 
@@ -219,4 +219,16 @@ bool auto_pass_cache(struct autostate *s, uint64_t reserve)
 	}
 	free(t);
 	return passed;
+}
+
+void auto_note_cache_ended(struct autostate *s, uint64_t at)
+{
+	double ref = auto_best_rate(s, 1, false, s->probe.d[0]);
+	s->cache_checked = true;
+	s->cache_bytes = at > s->spent[SPENT_CAPACITY] ? at - s->spent[SPENT_CAPACITY] : at;
+	s->cache_fast_rate = ref;
+	s->no_pauses = true;
+	s->regime++;
+	/* the native rate: the linear reference measured again past it */
+	s->cache_slow_rate = 0;
 }

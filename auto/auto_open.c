@@ -491,6 +491,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->random = random;
 	run->reference = reference;
 	run->regime = s->regime;
+	run->written_before = s->d->bytes_written;
 	run->settle = settle;
 	run->settle_span = nr;
 	run->settle_chunk = chunk;
@@ -518,6 +519,13 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 			break;
 		if (spread && settle < 0)
 			settle = row_settle;
+		if (spread) {	/* what the opening left of the block */
+			uint64_t fit = (s->erasesize - s->probe.wp[0]) / rows[k].chunk;
+			if (fit < 2)
+				break;
+			if ((uint64_t)rows[k].rounds > fit)
+				rows[k].rounds = (int)fit;
+		}
 		uint64_t row_before = s->d->bytes_written;
 		bool ok = auto_probe_row(s, nr, &rows[k], false, &row, &run->r.st);
 		if (s->d->bytes_written > row_before) {
@@ -640,6 +648,11 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 			s->discard_ns += ns;
 	}
 	return rc;
+}
+
+const struct au_run *auto_measure_check(struct autostate *s, long long nr, bool random)
+{
+	return measure_run(s, nr, random, false);
 }
 
 /* ------------------------------------------------------------ the search */

@@ -54,6 +54,7 @@ struct au_run {
 	bool random;
 	bool reference;		/* the linear N=1 runs everything is compared with */
 	int regime;		/* the card's write path when measured (a write cache passed since: stale) */
+	uint64_t written_before;	/* the device's bytes written when the run began */
 	bool last_row_only;	/* a replica of a hold: the smallest decision row only */
 	bool stopped_early;	/* collapse was clear before the last row */
 	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
@@ -314,6 +315,8 @@ void auto_probe_reset(struct autostate *s);
  */
 bool auto_probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
 		    struct rate_row *out, struct run_status *st);
+/* One more run at nr with the decision rows only (a check, also a replica); NULL: none ran. */
+const struct au_run *auto_measure_check(struct autostate *s, long long nr, bool random);
 /* What a run at nr writes at most, its opening writes included. */
 uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, bool reference);
 
@@ -343,6 +346,8 @@ void auto_measure_buffer(struct autostate *s);
  * again, past it, without pauses).
  */
 bool auto_pass_cache(struct autostate *s, uint64_t reserve);
+/* The rate fell during the searches, the write cache ended after `at` bytes written: past it now. */
+void auto_note_cache_ended(struct autostate *s, uint64_t at);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
