@@ -252,6 +252,14 @@ static bool cache_suspected(const struct autostate *s)
 
 static void remeasure(struct autostate *s);
 
+/* The FAT check, its bytes counted as its own (the settling before its runs is the settling's). */
+static void run_fat_check(struct autostate *s)
+{
+	uint64_t before = s->d->bytes_written, settled = s->spent[SPENT_SETTLE];
+	auto_run_find_fat(s);
+	s->spent[SPENT_FAT] += s->d->bytes_written - before - (s->spent[SPENT_SETTLE] - settled);
+}
+
 static void forget_fat(struct autostate *s)
 {
 	for (int i = 0; i < s->nfat; i++)
@@ -287,10 +295,8 @@ static void remeasure(struct autostate *s)
 	auto_search_open_aus(s, false, 1);
 	if (!s->cache_slow_rate)	/* the cache's end seen in the runs: the native rate is the reference's */
 		s->cache_slow_rate = auto_best_rate(s, 1, false, s->probe.d[0]);
-	uint64_t before = s->d->bytes_written;
 	forget_fat(s);
-	auto_run_find_fat(s);
-	s->spent[SPENT_FAT] += s->d->bytes_written - before;
+	run_fat_check(s);
 	choose_open_offset(s);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
 	recheck_bigger_erase(s);
@@ -305,7 +311,8 @@ static void remeasure(struct autostate *s)
  */
 static bool rate_fell(struct autostate *s)
 {
-	if (s->regime || s->stop || !s->erase.bytes)
+	/* (behind a buffer larger than a run can fill, a check is timed through the work before it) */
+	if (s->regime || s->stop || !s->erase.bytes || s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4)
 		return false;
 	/* no pause between them: idle time folds a write cache back */
 	bool pauses = s->no_pauses, fell = true;
@@ -340,9 +347,7 @@ static void run_write_phase(struct autostate *s)
 	s->dirty_why = "the card as it came";
 	auto_measure_buffer(s);
 	auto_search_open_aus(s, false, 1);	/* the linear reference, twice */
-	uint64_t before = s->d->bytes_written;
-	auto_run_find_fat(s);
-	s->spent[SPENT_FAT] += s->d->bytes_written - before;
+	run_fat_check(s);
 	uint64_t fat_offset = s->open_offset;
 	choose_open_offset(s);	/* past a FAT area (runs at another offset are not current) */
 	if (s->open_offset != fat_offset)
@@ -358,10 +363,15 @@ static void run_write_phase(struct autostate *s)
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 
-	/* random mode cannot keep more erase blocks open than linear mode */
+	/*
+	 * Random mode cannot keep more erase blocks open than linear mode; on a
+	 * card that shows no geometry, random writes to one block tell whether
+	 * it has any translation effect at all, and no more is written.
+	 */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
+	bool no_geometry = !s->erase.bytes && s->lin.at_least;
 	progress_run_step(STEP_RANDOM);
-	auto_search_open_aus(s, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
+	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry ? 1 : OPEN_AU_MAX_NR);
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
 	/*

@@ -501,7 +501,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->r.random = random;
 	run->r.spacing = (unsigned int)(s->probe.stride / s->erasesize);
 	run->r.rows = calloc((size_t)nrows, sizeof(*run->r.rows));
-	uint64_t before = s->d->bytes_written;
+	uint64_t timed = 0;	/* the rows' bytes (the settling and lead-ins are counted as theirs) */
 	for (int k = 0; k < nrows && run->r.rows; k++) {
 		struct rate_row row;
 		/* a decision row's own writes fill the buffer before it is timed */
@@ -528,6 +528,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		}
 		uint64_t row_before = s->d->bytes_written;
 		bool ok = auto_probe_row(s, nr, &rows[k], false, &row, &run->r.st);
+		timed += s->d->bytes_written - row_before;
 		if (s->d->bytes_written > row_before) {
 			run->r.rows[run->r.nrows++] = row;
 			run->r.blocksize = rows[k].chunk;
@@ -538,8 +539,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		}
 	}
 	run->settle = settle;
-	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] +=
-		s->d->bytes_written - before;
+	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] += timed;
 	auto_judge_run(s, run);
 	if (run->cut_by_cap) {
 		s->cap_hit = true;
@@ -668,7 +668,9 @@ static long long next_larger(long long n)
 static bool needs_replica(const struct autostate *s, long long nr, bool random, bool collapse)
 {
 	int reps = auto_replicas(s, nr, random);
-	if (nr < 1 || reps >= MAX_REPLICAS)
+	/* behind a buffer that blurs every row (auto_judge_determinable), more replicas cannot decide */
+	int most = s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4 ? 2 : MAX_REPLICAS;
+	if (nr < 1 || reps >= most)
 		return false;
 	if (reps < 2 || auto_agreeing(s, nr, random) < 2 ||
 	    auto_combined_verdict(s, nr, random, NULL) == RUN_UNCLEAR)

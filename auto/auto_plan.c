@@ -202,9 +202,9 @@ static void judge_one(struct autostate *s, bool random, struct count_estimate *c
 		if (line)
 			cost = auto_run_command_cost(s, c->n + 1, random);
 		say_not_determinable(s, nd, "no-geometry", line ? cmd : NULL, cost, "-a shows no erase-block "
-				     "step and %s to up to %d places at once ran alike: the card shows no geometry "
-				     "flashbench's runs can reach (tried with %s blocks)", what, c->n,
-				     fmt_size(e, s->erasesize));
+				     "step, and writes in order and out of order to up to %d places at once ran "
+				     "alike: the card shows no geometry flashbench's runs can reach (tried with %s "
+				     "blocks)", s->lin.n, fmt_size(e, s->erasesize));
 		goto unknown;
 	}
 	if (c->at_least && s->cache_checked && !s->cache_bytes) {
@@ -213,6 +213,25 @@ static void judge_one(struct autostate *s, bool random, struct count_estimate *c
 				     "alike, and %s more written in order ran at that rate too: a write cache larger "
 				     "than the %s written may take every run", what, c->n,
 				     fmt_size(e, s->cache_looked), fmt_size(e2, s->d->bytes_written));
+		goto unknown;
+	}
+	/*
+	 * A RAM buffer larger than a run can fill with writes of its own before
+	 * it is timed (a quarter of each block): the rows are timed through
+	 * the work of the writes before them, and an uncertain count says
+	 * nothing. The original's runs write whole blocks, row by row.
+	 */
+	if (s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4 && c->conf <= CONF_LOW) {
+		struct bracket b = auto_bracket(s, random);
+		long long at = b.collapse ? b.collapse : c->n + 1;
+		uint64_t cost = 0;
+		bool line = auto_run_command(cmd, sizeof cmd, s, at, random);
+		if (line)
+			cost = auto_run_command_cost(s, at, random);
+		say_not_determinable(s, nd, "ram-buffer", line ? cmd : NULL, cost, "writes after a pause go to "
+				     "a RAM buffer of ~%s, more than a run writes into a quarter of its %s blocks: "
+				     "every row is timed through the work of the writes before it",
+				     fmt_size(e, s->buffer_bytes), fmt_size(e2, s->erasesize));
 		goto unknown;
 	}
 	if (c->at_least && s->cap_hit) {
