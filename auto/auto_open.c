@@ -586,17 +586,23 @@ static uint64_t fat_first_row(const struct params *fp)
 	return b;
 }
 
+static int fat_rows(const struct autostate *s, const struct params *fp, struct probe_row *rows,
+		    uint64_t *need);
+
+/* What a timed row of a FAT run writes, the untimed rows and lead-ins shared among them. */
 uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp)
 {
-	uint64_t chunk = fat_first_row(fp);
-	return (uint64_t)fp->fat_nr * (uint64_t)fat_rounds(s, chunk) * chunk;
+	struct probe_row rows[MAX_ROWS];
+	uint64_t need = 0;
+	int n = fat_rows(s, fp, rows, &need) - FAT_WARM_ROWS;
+	return n > 0 ? ((uint64_t)fp->fat_nr * need + (uint64_t)n - 1) / (uint64_t)n : 0;
 }
 
-int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r)
+/* A FAT run's rows, the untimed ones first; *need: what each block takes. */
+static int fat_rows(const struct autostate *s, const struct params *fp, struct probe_row *rows,
+		    uint64_t *need)
 {
-	struct probe_row rows[MAX_ROWS];
-	uint64_t at[PROBE_MAX_BLOCKS], need = 0;
-	int nrows = 0, n = (int)fp->fat_nr;
+	int nrows = 0;
 
 	/*
 	 * First two rows not timed, two chunks out of order into each block:
@@ -607,7 +613,7 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 	 */
 	for (int w = 0; w < FAT_WARM_ROWS; w++) {
 		rows[nrows++] = (struct probe_row){ fat_first_row(fp), 2, true, 0 };
-		need += 2 * fat_first_row(fp);
+		*need += 2 * fat_first_row(fp);
 	}
 	for (uint64_t b = fat_first_row(fp); b >= fp->blocksize && nrows < MAX_ROWS; b /= 2) {
 		/* behind a RAM buffer each column first fills it with writes of its own */
@@ -618,12 +624,23 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 		if ((lead + rounds) * b > s->erasesize / 2)
 			lead = s->erasesize / 2 / b > rounds ? s->erasesize / 2 / b - rounds : 0;
 		rows[nrows++] = (struct probe_row){ b, (int)rounds, true, (int)lead };
-		need += (lead + rounds) * b;
+		*need += (lead + rounds) * b;
 		if (b % 2)
 			break;
 	}
+	return nrows;
+}
+
+int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r)
+{
+	struct probe_row rows[MAX_ROWS];
+	uint64_t at[PROBE_MAX_BLOCKS], need = 0;
+	int n = (int)fp->fat_nr, nrows = fat_rows(s, fp, rows, &need);
+
 	if (n > PROBE_MAX_BLOCKS || n > RATE_MAX_COLS)
 		return -1;
+	if (!fits_cap(s, need * (uint64_t)n))
+		nrows = 0;	/* the settling before it took the room: no row, --max-write reached */
 	for (int j = 0; j < n; j++) {
 		if (s->fat_wp[j] + need > s->erasesize)
 			s->fat_wp[j] = 0;
@@ -635,7 +652,9 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 	int rc = measure_probe(s->d, &ps, r);
 	r->spacing = 1;
 	r->random = true;
-	r->blocksize = rows[nrows - 1].chunk;
+	r->blocksize = fp->blocksize;
+	if (!nrows)
+		return rc;
 	/* the untimed rows are no measurement */
 	int drop = r->nrows < FAT_WARM_ROWS ? r->nrows : FAT_WARM_ROWS;
 	memmove(r->rows, r->rows + drop, sizeof(*r->rows) * (size_t)(r->nrows - drop));
