@@ -312,7 +312,7 @@ static void remeasure(struct autostate *s)
 static bool rate_fell(struct autostate *s)
 {
 	/* (behind a buffer larger than a run can fill, a check is timed through the work before it) */
-	if (s->regime || s->stop || !s->erase.bytes || s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4)
+	if (s->regime || s->stop || !s->erase.bytes || auto_buffer_blurs(s))
 		return false;
 	/* no pause between them: idle time folds a write cache back */
 	bool pauses = s->no_pauses, fell = true;

@@ -40,9 +40,8 @@ void auto_pause(struct autostate *s)
 
 #define BUFFER_CHUNK (64u << 10)	/* the writes that look for it */
 #define BUFFER_MAX (8u << 20)		/* larger buffers are not looked for */
-#define BUFFER_MIN_WRITES 16
 #define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
-#define BUFFER_STEADY 0.3		/* the last writes within this of their median: steady */
+#define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
 #define BUFFER_TAIL 8
 
 static int cmp_i64(const void *a, const void *b)
@@ -51,75 +50,97 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int64_t tail_median(const int64_t *t, int n, int k)
+/* The median of the k writes ending at end (exclusive). */
+static int64_t window_median(const int64_t *t, int end, int k)
 {
 	int64_t v[BUFFER_TAIL];
 	for (int i = 0; i < k; i++)
-		v[i] = t[n - k + i];
+		v[i] = t[end - k + i];
 	qsort(v, (size_t)k, sizeof(*v), cmp_i64);
 	return v[k / 2];
 }
 
-/* The last writes run steady, and none of them was fast (into a buffer). */
+/*
+ * The writes run steady: the medians of the last two windows agree (a
+ * window's median ignores the slower first write into each erase block).
+ */
 static bool steady_tail(const int64_t *t, int n)
 {
-	if (n < BUFFER_MIN_WRITES)
+	if (n < 2 * BUFFER_TAIL)
 		return false;
-	int64_t m = tail_median(t, n, BUFFER_TAIL);
-	for (int i = n - BUFFER_TAIL; i < n; i++)
-		if (t[i] < (1 - BUFFER_STEADY) * (double)m || t[i] > (1 + BUFFER_STEADY) * (double)m)
-			return false;
-	return true;
+	double last = (double)window_median(t, n, BUFFER_TAIL), prev = (double)window_median(t, n - BUFFER_TAIL, BUFFER_TAIL);
+	return last <= (1 + BUFFER_STEADY) * prev && prev <= (1 + BUFFER_STEADY) * last;
+}
+
+/* Where the writes stopped going to a buffer: the first of BUFFER_TAIL slow ones in a row; 0: none. */
+static int buffer_end(const int64_t *t, int n, int64_t steady)
+{
+	for (int i = 0; i + BUFFER_TAIL <= n; i++) {
+		int slow = 0;
+		for (int k = i; k < i + BUFFER_TAIL; k++)
+			slow += t[k] > BUFFER_FAST * (double)steady;
+		if (slow == BUFFER_TAIL)
+			return i;
+	}
+	return 0;
 }
 
 /*
  * A RAM buffer (issue 27): after a pause, writes complete at bus speed
- * while the buffer has room, then at the rate the card drains it. Writes of
- * BUFFER_CHUNK in order into the searches' first block after a pause show
- * it: the first ones at a fraction of the steady time per write, for as
- * many bytes as the buffer holds. They also bring the card as it came to
- * a steady state before the reference.
+ * while the buffer has room, then at the rate the card drains it. Writes in
+ * order into the searches' first block after a pause show it: the first
+ * ones at BUFFER_FAST of the steady time per write or less, for as many
+ * bytes as the buffer holds. They also bring the card as it came to a
+ * steady state before the reference.
  */
 void auto_measure_buffer(struct autostate *s)
 {
 	uint64_t chunk = BUFFER_CHUNK;
-	int64_t t[BUFFER_MAX / BUFFER_CHUNK];
-	int n = 0;
 	uint64_t before = s->d->bytes_written;
 
-	while (chunk > s->erasesize / 4 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
+	while (chunk > s->erasesize / 16 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
 		chunk /= 2;
 	if (s->erasesize % chunk)
 		return;
 	/* a buffer shows only once it is full: up to BUFFER_MAX (less on a small budget) */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
+	int max = (int)(most / chunk), n = 0;
+	int64_t *t = calloc((size_t)(max > 0 ? max : 1), sizeof(*t));
+	if (!t)
+		return;
 	auto_pause(s);
-	while (n < (int)(most / chunk) && !s->stop) {
+	while (n < max && !s->stop) {
 		struct probe_row pr = { .chunk = chunk, .rounds = 1 };
 		struct rate_row row;
 		if (!auto_probe_row(s, 1, &pr, true, &row, &s->settle_st))
 			break;
 		t[n++] = row.ns[0];
-		/* once it filled up, the writes after it run steady */
-		if (n > BUFFER_TAIL && steady_tail(t, n) &&
-		    t[0] <= BUFFER_FAST * (double)tail_median(t, n, BUFFER_TAIL))
-			break;
+		/*
+		 * Steady past the end of a buffer: done. Steady from the start is no
+		 * answer (a buffer not yet full runs steady too): on to the most.
+		 */
+		if (steady_tail(t, n)) {
+			int end = buffer_end(t, n, window_median(t, n, BUFFER_TAIL));
+			if (end && end + 2 * BUFFER_TAIL <= n)
+				break;
+		}
 	}
 	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
-	if (n < BUFFER_MIN_WRITES)
-		return;
-	int64_t steady = tail_median(t, n, BUFFER_TAIL);
-	int fast = 0;
-	while (fast < n - BUFFER_TAIL && t[fast] <= BUFFER_FAST * (double)steady)
-		fast++;
-	if (fast < 2)
-		return;
-	int64_t sum = 0;
-	for (int i = 0; i < fast; i++)
-		sum += t[i];
-	s->buffer_bytes = (uint64_t)fast * chunk;
-	s->buffer_fast_rate = (double)chunk * fast * 1e9 / (double)sum;
-	s->buffer_slow_rate = (double)chunk * 1e9 / (double)steady;
+	if (n >= 2 * BUFFER_TAIL) {
+		int64_t steady = window_median(t, n, BUFFER_TAIL), sum = 0;
+		int end = buffer_end(t, n, steady), fast = 0;
+		for (int i = 0; i < end; i++)
+			if (t[i] <= BUFFER_FAST * (double)steady) {
+				fast++;
+				sum += t[i];
+			}
+		if (end >= 2 && 4 * fast >= 3 * end) {
+			s->buffer_bytes = (uint64_t)end * chunk;
+			s->buffer_fast_rate = (double)chunk * fast * 1e9 / (double)sum;
+			s->buffer_slow_rate = (double)chunk * 1e9 / (double)steady;
+		}
+	}
+	free(t);
 }
 
 /* ------------------------------------------------------------ write cache */
@@ -133,7 +154,8 @@ void auto_measure_buffer(struct autostate *s)
 /* Where the check writes: past every place of the searches, in the device's second half. */
 static uint64_t cache_area(const struct autostate *s)
 {
-	uint64_t past = s->open_offset + OPEN_AU_MAX_NR * s->probe.stride, half = s->d->size / 2;
+	/* (the settling stream's blocks are the place after the 32) */
+	uint64_t past = s->open_offset + (OPEN_AU_MAX_NR + 1) * s->probe.stride, half = s->d->size / 2;
 	uint64_t at = past > half ? past : half;
 	return (at + s->erasesize - 1) / s->erasesize * s->erasesize;
 }
@@ -231,4 +253,15 @@ void auto_note_cache_ended(struct autostate *s, uint64_t at)
 	s->regime++;
 	/* the native rate: the linear reference measured again past it */
 	s->cache_slow_rate = 0;
+}
+
+/*
+ * A buffer no run can fill with writes of its own before it is timed: the
+ * lead-ins stop at a quarter of each block, and that is less than half of
+ * BUFFER_FLUSH buffers (the size found is the bytes that went at bus speed,
+ * up to twice the buffer where the card drains it as fast as half the bus).
+ */
+bool auto_buffer_blurs(const struct autostate *s)
+{
+	return s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 2;
 }

@@ -68,6 +68,8 @@ void auto_probe_reset(struct autostate *s)
 	memset(s->probe.lane, 0, sizeof(s->probe.lane));
 	memset(s->probe.wp, 0, sizeof(s->probe.wp));
 	memset(s->probe.used, 0, sizeof(s->probe.used));
+	s->probe.settle_used = false;
+	s->probe.settle_lane = 0;
 	for (int j = 0; j < OPEN_AU_MAX_NR; j++)
 		s->probe.stale[j] = true;	/* the card as it came: discarded before the first use */
 }
@@ -87,10 +89,20 @@ static void fresh_block(struct autostate *s, int j);
  * a block without it moves on to the next lane, from its start (move
  * false: it may not, and the row does not run).
  */
+/*
+ * A block's last chunk is never written: a write that reaches its end
+ * commits the block (a cost of its own, which would land in one row and
+ * not in the reference's).
+ */
+static uint64_t tail(const struct autostate *s)
+{
+	return s->probe.nref ? s->probe.ref[s->probe.nref - 1] : s->d->lbs;
+}
+
 static bool place_blocks(struct autostate *s, long long nr, uint64_t need, bool move, uint64_t *at)
 {
 	for (int j = 0; j < nr; j++) {
-		if (s->probe.wp[j] + need > s->erasesize || s->probe.stale[j]) {
+		if (s->probe.wp[j] + need + tail(s) > s->erasesize || s->probe.stale[j]) {
 			if (!move)
 				return false;
 			fresh_block(s, j);
@@ -181,6 +193,52 @@ static int64_t row_time_per_write(const struct rate_row *row, long long nr, int 
 
 /* ------------------------------------------------------------ settling */
 
+/*
+ * The settling stream: erase blocks of their own (a place past the runs'
+ * 32), each discarded before it is written, in order, so the block a
+ * settling row leaves open holds nothing a card would copy when the run
+ * after it evicts it. The offset for `need` more bytes; 0 where the device
+ * has no room for it (the settling then goes into the run's first block).
+ */
+static uint64_t settle_place(struct autostate *s, uint64_t need)
+{
+	struct probe_state *ps = &s->probe;
+	uint64_t base = s->open_offset + OPEN_AU_MAX_NR * ps->stride;
+	if (base + (uint64_t)lanes(s) * s->erasesize > s->d->size)
+		return 0;
+	if (!ps->settle_used || ps->settle_wp + need > s->erasesize) {
+		int64_t ns;
+		if (ps->settle_used)
+			ps->settle_lane = (ps->settle_lane + 1) % lanes(s);
+		ps->settle_used = true;
+		ps->settle_wp = 0;
+		if (dev_discard(s->d, base + (uint64_t)ps->settle_lane * s->erasesize, s->erasesize, &ns) == 0)
+			s->discard_ns += ns;
+	}
+	return base + (uint64_t)ps->settle_lane * s->erasesize + ps->settle_wp;
+}
+
+static bool settle_stream_row(struct autostate *s, const struct probe_row *pr, struct rate_row *out)
+{
+	uint64_t need = (uint64_t)pr->rounds * pr->chunk, at;
+	struct rate_result r;
+	if (s->stop || !fits_cap(s, need) || !(at = settle_place(s, need)))
+		return false;
+	struct probe_spec ps = { .at = &at, .n = 1, .erasesize = s->erasesize, .rows = pr, .nrows = 1,
+				 .on_write_error = s->p->on_write_error };
+	int64_t before = s->d->device_ns;
+	measure_probe(s->d, &ps, &r);
+	s->write_ns += s->d->device_ns - before;
+	add_status(&s->settle_st, &r.st);
+	auto_note_status(s, &r.st);
+	bool ok = r.nrows == 1 && !r.st.partial && !r.rows[0].failed[0];
+	if (r.nrows)
+		*out = r.rows[0];
+	s->probe.settle_wp += need;
+	rate_result_free(&r);
+	return ok && !s->stop;
+}
+
 /* Rounds of an opening row: four writes at least, two out of order into each block for random runs. */
 static int open_rounds(long long nr, bool random)
 {
@@ -255,6 +313,33 @@ static int64_t clean_time(const struct autostate *s, uint64_t chunk)
  * BUFFER_FLUSH buffers' worth (open_rows_rounds), fewer of them. Bytes and
  * time are the settling's.
  */
+/* Settling rows of sr until they run within SETTLE_QUIET of the clean time; rows at most. */
+static bool settle_rows(struct autostate *s, struct probe_row *sr, bool stream, int rows,
+			struct settle_pass *sp)
+{
+	struct rate_row row;
+	int64_t clean = clean_time(s, sr->chunk), prev = 0;
+	bool ok = true;
+	sp->clean_ns = clean;
+	for (int k = 0; k < rows && ok; k++) {
+		ok = stream ? settle_stream_row(s, sr, &row) : auto_probe_row(s, 1, sr, false, &row, &s->settle_st);
+		if (!ok)
+			break;
+		int64_t t = row_time_per_write(&row, 1, sr->rounds);
+		sp->first_ns = sp->writes ? sp->first_ns : t;
+		sp->writes += sr->rounds;
+		sp->last_ns = t;
+		sp->fastest_ns = t < sp->fastest_ns ? t : sp->fastest_ns;
+		/* quiet against the reference; before there is one, when it stops getting faster */
+		if (clean ? t <= SETTLE_QUIET * clean : k && t >= SETTLE_FLAT * prev) {
+			sp->quiet = true;
+			break;
+		}
+		prev = t;
+	}
+	return ok;
+}
+
 static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool random, int max_rows,
 			uint64_t keep, int *settle)
 {
@@ -264,42 +349,37 @@ static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool 
 				  .blocks = (int)nr, .fastest_ns = INT64_MAX };
 	uint64_t before = s->d->bytes_written;
 	struct rate_row row;
-	int64_t prev = 0;
+	bool ok = true, owes = s->dirty;
 
 	*settle = -1;
-	bool ok = auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
+	/*
+	 * Owed work first paid in the settling stream, whose block the opening
+	 * row then evicts for nothing (it was discarded); behind a buffer the
+	 * settling rows are run-like rows in block 0, after the opening.
+	 */
+	bool stream = !s->buffer_bytes && settle_place(s, 0);
+	if (owes && stream) {
+		struct probe_row sr = { .chunk = s->probe.ref[s->probe.nref - 1], .rounds = SETTLE_ROW_WRITES };
+		ok = settle_rows(s, &sr, true, SETTLE_MAX_WRITES / SETTLE_ROW_WRITES, &sp);
+	}
+	ok = ok && auto_probe_row(s, nr, &pr, false, &row, &s->settle_st);
 	int64_t clean = clean_time(s, chunk);
-	bool owes = s->dirty || (ok && clean && row_time_per_write(&row, nr, pr.rounds) > SETTLE_QUIET * clean);
-	if (ok && owes) {
-		/* the settling writes: the smallest row (behind a buffer, the opening's), in block 0 */
+	bool slow = ok && clean && row_time_per_write(&row, nr, pr.rounds) > SETTLE_QUIET * clean;
+	if (ok && ((owes && !stream) || slow)) {
+		/* what the opening row's evictions owe: small writes into block 0, or buffer-long rows */
+		owes = true;
 		struct probe_row sr = { .chunk = s->buffer_bytes ? chunk : settle_chunk(s, random),
 					.rounds = s->buffer_bytes ? pr.rounds * (int)nr : SETTLE_ROW_WRITES };
 		if (sr.rounds > PROBE_MAX_ROUNDS)
 			sr.rounds = PROBE_MAX_ROUNDS;
-		clean = clean_time(s, sr.chunk);
-		sp.clean_ns = clean;
 		int rows = s->buffer_bytes ? max_rows : SETTLE_MAX_WRITES / SETTLE_ROW_WRITES;
 		/* as many as block 0 has room for, besides the `keep` bytes of the rows after them */
-		uint64_t room = s->erasesize - s->probe.wp[0];
-		room = room > keep ? room - keep : 0;
+		uint64_t room = s->erasesize - s->probe.wp[0], held = keep + tail(s);
+		room = room > held ? room - held : 0;
 		if ((uint64_t)rows * (uint64_t)sr.rounds * sr.chunk > room)
 			rows = (int)(room / ((uint64_t)sr.rounds * sr.chunk));
-		for (int k = 0; k < rows && ok; k++) {
-			ok = auto_probe_row(s, 1, &sr, false, &row, &s->settle_st);
-			if (!ok)
-				break;
-			int64_t t = row_time_per_write(&row, 1, sr.rounds);
-			sp.writes += sr.rounds;
-			sp.first_ns = k ? sp.first_ns : t;
-			sp.last_ns = t;
-			sp.fastest_ns = t < sp.fastest_ns ? t : sp.fastest_ns;
-			/* quiet against the reference; before there is one, when it stops getting faster */
-			if (clean ? t <= SETTLE_QUIET * clean : k && t >= SETTLE_FLAT * prev) {
-				sp.quiet = true;
-				break;
-			}
-			prev = t;
-		}
+		sp.quiet = false;
+		ok = settle_rows(s, &sr, false, rows, &sp);
 	}
 	uint64_t wrote = s->d->bytes_written - before;
 	if (owes && s->nsettles < MAX_SETTLES) {
@@ -342,8 +422,14 @@ static int decision_rounds(const struct autostate *s, long long nr, bool random,
 	long long r = (PROBE_ROW_WRITES + nr - 1) / nr;
 	if (r < (random ? PROBE_RANDOM_ROUNDS : PROBE_ROUNDS))
 		r = random ? PROBE_RANDOM_ROUNDS : PROBE_ROUNDS;
-	/* the rows fit in one erase block, after the opening writes */
-	long long room = per_round ? (long long)((s->erasesize - s->probe.d[0]) / per_round) : r;
+	/*
+	 * The rows fit in one erase block after the opening writes, or each on
+	 * its own (small blocks: the run then opens fresh blocks for each row)
+	 */
+	uint64_t free = s->erasesize - 4 * s->probe.d[1] - tail(s);
+	long long room = per_round ? (long long)(free / per_round) : r;
+	if (room < r && per_round)
+		room = (long long)(free / s->probe.d[0]);
 	if (r > room)
 		r = room > 1 ? room : 1;
 	return r > PROBE_MAX_ROUNDS ? PROBE_MAX_ROUNDS : (int)r;
@@ -471,8 +557,8 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	 * The random reference's large rows each take a block of their own.
 	 */
 	const uint64_t flushes = flush_bytes(s, nr, rows, nrows);
-	const bool spread = per_block + flushes + open_row > s->erasesize;
-	while (!spread && per_block + flushes + open_row + settling > s->erasesize && settling > 0) {
+	const bool spread = per_block + flushes + open_row + tail(s) > s->erasesize;
+	while (!spread && per_block + flushes + open_row + settling + tail(s) > s->erasesize && settling > 0) {
 		settling /= 2;	/* a small block: less room to settle */
 		settle_rows = settle_rows > 1 ? settle_rows / 2 : 1;
 	}
@@ -515,12 +601,13 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		int row_settle;
 		uint64_t row_bytes = (uint64_t)rows[k].rounds * rows[k].chunk;
 		if (spread && (!place_blocks(s, nr, s->erasesize, true, at) ||
-			       !open_blocks(s, nr, chunk, false, settle_rows, row_bytes, &row_settle)))
+			       !open_blocks(s, nr, chunk, random && !reference, settle_rows, row_bytes,
+					    &row_settle)))
 			break;
 		if (spread && settle < 0)
 			settle = row_settle;
 		if (spread) {	/* what the opening left of the block */
-			uint64_t fit = (s->erasesize - s->probe.wp[0]) / rows[k].chunk;
+			uint64_t fit = (s->erasesize - s->probe.wp[0] - tail(s)) / rows[k].chunk;
 			if (fit < 2)
 				break;
 			if ((uint64_t)rows[k].rounds > fit)
@@ -534,7 +621,8 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 			run->r.blocksize = rows[k].chunk;
 		}
 		if (!ok) {
-			run->cut_by_cap = !s->stop;
+			/* (a row without room in its blocks is no cap: the run is just shorter) */
+			run->cut_by_cap = !s->stop && s->d->bytes_written + row_bytes * (uint64_t)nr > s->max_write;
 			break;
 		}
 	}
@@ -589,9 +677,26 @@ static uint64_t fat_first_row(const struct params *fp)
 static int fat_rows(const struct autostate *s, const struct params *fp, struct probe_row *rows,
 		    uint64_t *need);
 
+/*
+ * The original's --find-fat rows, each column a whole block, where three
+ * runs of them take no more than a FAT_WHOLE_SHARE of the budget: a whole
+ * block a column amortises the slot a column takes from another, and the
+ * FAT area shows plainest (doc/card-facts.md, FAT area); else the probe.
+ */
+static bool fat_whole(const struct autostate *s, const struct params *fp)
+{
+	uint64_t rows = 0;
+	for (uint64_t b = fat_first_row(fp); b >= fp->blocksize && b > 0; b /= 2)
+		rows++;
+	return (uint64_t)MAX_FAT_RUNS * rows * (uint64_t)fp->fat_nr * s->erasesize <=
+	       s->plan.budget / FAT_WHOLE_SHARE;
+}
+
 /* What a timed row of a FAT run writes, the untimed rows and lead-ins shared among them. */
 uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp)
 {
+	if (fat_whole(s, fp))
+		return (uint64_t)fp->fat_nr * s->erasesize;
 	struct probe_row rows[MAX_ROWS];
 	uint64_t need = 0;
 	int n = fat_rows(s, fp, rows, &need) - FAT_WARM_ROWS;
@@ -631,6 +736,16 @@ static int fat_rows(const struct autostate *s, const struct params *fp, struct p
 	return nrows;
 }
 
+/* The FAT run's blocks in random mode hold slots a later run would collect: discarded, nothing. */
+static void discard_fat_blocks(struct autostate *s, int n)
+{
+	for (int j = 0; j < n; j++) {
+		int64_t ns;
+		if (dev_discard(s->d, (uint64_t)j * s->erasesize, s->erasesize, &ns) == 0)
+			s->discard_ns += ns;
+	}
+}
+
 int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r)
 {
 	struct probe_row rows[MAX_ROWS];
@@ -639,6 +754,11 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 
 	if (n > PROBE_MAX_BLOCKS || n > RATE_MAX_COLS)
 		return -1;
+	if (fat_whole(s, fp)) {
+		int rc = measure_find_fat(s->d, fp, r);
+		discard_fat_blocks(s, n);
+		return rc;
+	}
 	if (!fits_cap(s, need * (uint64_t)n))
 		nrows = 0;	/* the settling before it took the room: no row, --max-write reached */
 	for (int j = 0; j < n; j++) {
@@ -659,13 +779,9 @@ int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_res
 	int drop = r->nrows < FAT_WARM_ROWS ? r->nrows : FAT_WARM_ROWS;
 	memmove(r->rows, r->rows + drop, sizeof(*r->rows) * (size_t)(r->nrows - drop));
 	r->nrows -= drop;
-	/* its blocks in random mode hold slots a later run would collect: discarded, they hold nothing */
-	for (int j = 0; j < n; j++) {
-		int64_t ns;
+	for (int j = 0; j < n; j++)
 		s->fat_wp[j] += need;
-		if (dev_discard(s->d, (uint64_t)j * s->erasesize, s->erasesize, &ns) == 0)
-			s->discard_ns += ns;
-	}
+	discard_fat_blocks(s, n);
 	return rc;
 }
 
@@ -688,7 +804,7 @@ static bool needs_replica(const struct autostate *s, long long nr, bool random, 
 {
 	int reps = auto_replicas(s, nr, random);
 	/* behind a buffer that blurs every row (auto_judge_determinable), more replicas cannot decide */
-	int most = s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4 ? 2 : MAX_REPLICAS;
+	int most = auto_buffer_blurs(s) ? 2 : MAX_REPLICAS;
 	if (nr < 1 || reps >= most)
 		return false;
 	if (reps < 2 || auto_agreeing(s, nr, random) < 2 ||

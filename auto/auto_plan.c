@@ -221,7 +221,7 @@ static void judge_one(struct autostate *s, bool random, struct count_estimate *c
 	 * the work of the writes before them, and an uncertain count says
 	 * nothing. The original's runs write whole blocks, row by row.
 	 */
-	if (s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 4 && c->conf <= CONF_LOW) {
+	if (auto_buffer_blurs(s) && c->conf <= CONF_LOW) {
 		struct bracket b = auto_bracket(s, random);
 		long long at = b.collapse ? b.collapse : c->n + 1;
 		uint64_t cost = 0;
@@ -229,7 +229,7 @@ static void judge_one(struct autostate *s, bool random, struct count_estimate *c
 		if (line)
 			cost = auto_run_command_cost(s, at, random);
 		say_not_determinable(s, nd, "ram-buffer", line ? cmd : NULL, cost, "writes after a pause go to "
-				     "a RAM buffer of ~%s, more than a run writes into a quarter of its %s blocks: "
+				     "a RAM buffer of ~%s, more than a run can fill with writes of its own in its %s blocks: "
 				     "every row is timed through the work of the writes before it",
 				     fmt_size(e, s->buffer_bytes), fmt_size(e2, s->erasesize));
 		goto unknown;

@@ -140,6 +140,7 @@ struct not_determinable {
 #define SETTLE_MAX_WRITES 160	/* ... in all: 16 blocks' worth of postponed collections, a slice each */
 #define FAT_ROUNDS 32		/* chunks a FAT-area row writes into each of its blocks */
 #define FAT_WARM_ROWS 2		/* ... after rows not timed, two chunks into each */
+#define FAT_WHOLE_SHARE 8	/* the original's rows of whole blocks where 3 runs take 1/8 of the budget */
 #define NOGEO_MAX_NR 8		/* no -a step and no collapse up to here: the geometry does not show */
 #define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
 /*
@@ -161,6 +162,9 @@ struct probe_state {
 	uint64_t wp[OPEN_AU_MAX_NR];	/* where block j's next write goes, inside its erase block */
 	bool used[OPEN_AU_MAX_NR];	/* block j was written at its lane */
 	bool stale[OPEN_AU_MAX_NR];	/* ... and may have been collected since: move on before writing */
+	int settle_lane;	/* the settling stream's erase block, past the 32 places */
+	uint64_t settle_wp;
+	bool settle_used;
 };
 
 /* the write plan, stated before the first write of the write phase */
@@ -339,6 +343,8 @@ const char *auto_purpose_name(enum auto_purpose p);
 void auto_pause(struct autostate *s);
 /* After a pause, writes in order show a RAM buffer: the first ones at bus speed. */
 void auto_measure_buffer(struct autostate *s);
+/* A RAM buffer larger than a run can fill with its own writes before it is timed. */
+bool auto_buffer_blurs(const struct autostate *s);
 /*
  * No run collapsed, on a card with an erase-block step: writes in order
  * look for the end of a write cache, within what the budget leaves besides

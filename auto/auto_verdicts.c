@@ -99,15 +99,15 @@ void auto_probe_rows_init(struct autostate *s)
 	uint64_t sum = 0;
 	for (int i = 0; i < ps->nref; i++)
 		sum += ps->ref[i];
-	/* the reference's rows and its opening writes in one erase block */
-	uint64_t rounds = sum ? (e - 4 * ps->ref[0] / 2) / sum : 1;
-	ps->ref_rounds = rounds > PROBE_RANDOM_ROUNDS ? PROBE_RANDOM_ROUNDS : rounds < 1 ? 1 : (int)rounds;
 	ps->chosen = false;
 	int i = ps->nref - 1;
-	while (i > 0 && ps->ref[i] < (64u << 10))
+	while (i > 1 && ps->ref[i] < DECISION_MIN)
 		i--;
 	ps->d[1] = ps->ref[i];
 	ps->d[0] = i > 0 ? ps->ref[i - 1] : ps->ref[i];
+	/* the reference's rows and its opening writes (four of d[1]) in one erase block */
+	uint64_t rounds = sum ? (e - 4 * ps->d[1]) / sum : 1;
+	ps->ref_rounds = rounds > PROBE_RANDOM_ROUNDS ? PROBE_RANDOM_ROUNDS : rounds < 1 ? 1 : (int)rounds;
 }
 
 /*
