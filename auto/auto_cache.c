@@ -93,21 +93,19 @@ static int buffer_end(const int64_t *t, int n, int64_t steady)
  * bytes as the buffer holds. They also bring the card as it came to a
  * steady state before the reference.
  */
-void auto_measure_buffer(struct autostate *s)
+/*
+ * One look for a buffer: a pause, then writes of chunk in order, up to
+ * `most` bytes; the bytes that went fast (0: none), their rate, the rate
+ * after them.
+ */
+static uint64_t look_for_buffer(struct autostate *s, uint64_t chunk, uint64_t most, double *fast_rate,
+				double *slow_rate)
 {
-	uint64_t chunk = BUFFER_CHUNK;
-	uint64_t before = s->d->bytes_written;
-
-	while (chunk > s->erasesize / 16 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
-		chunk /= 2;
-	if (s->erasesize % chunk)
-		return;
-	/* a buffer shows only once it is full: up to BUFFER_MAX (less on a small budget) */
-	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
 	int max = (int)(most / chunk), n = 0;
+	uint64_t found = 0;
 	int64_t *t = calloc((size_t)(max > 0 ? max : 1), sizeof(*t));
 	if (!t)
-		return;
+		return 0;
 	auto_pause(s);
 	while (n < max && !s->stop) {
 		struct probe_row pr = { .chunk = chunk, .rounds = 1 };
@@ -125,8 +123,7 @@ void auto_measure_buffer(struct autostate *s)
 				break;
 		}
 	}
-	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
-	if (n >= 2 * BUFFER_TAIL) {
+	if (n >= 2 * BUFFER_TAIL && steady_tail(t, n)) {
 		int64_t steady = window_median(t, n, BUFFER_TAIL), sum = 0;
 		int end = buffer_end(t, n, steady), fast = 0;
 		for (int i = 0; i < end; i++)
@@ -135,12 +132,48 @@ void auto_measure_buffer(struct autostate *s)
 				sum += t[i];
 			}
 		if (end >= 2 && 4 * fast >= 3 * end) {
-			s->buffer_bytes = (uint64_t)end * chunk;
-			s->buffer_fast_rate = (double)chunk * fast * 1e9 / (double)sum;
-			s->buffer_slow_rate = (double)chunk * 1e9 / (double)steady;
+			found = (uint64_t)end * chunk;
+			*fast_rate = (double)chunk * fast * 1e9 / (double)sum;
+			*slow_rate = (double)chunk * 1e9 / (double)steady;
 		}
 	}
 	free(t);
+	return found;
+}
+
+/*
+ * A RAM buffer (issue 27): after a pause, writes complete at bus speed
+ * while the buffer has room, then at the rate the card drains it. Writes in
+ * order into the searches' first block after a pause show it: the first
+ * ones at BUFFER_FAST of the steady time per write or less, for as many
+ * bytes as the buffer holds, the writes after them steady. A second look
+ * after another pause must show it again, within a factor of two (a busy
+ * host slows a spell of writes, and the ones before it look fast). The
+ * writes also bring the card as it came to a steady state before the
+ * reference.
+ */
+void auto_measure_buffer(struct autostate *s)
+{
+	uint64_t chunk = BUFFER_CHUNK, before = s->d->bytes_written;
+	double fast = 0, slow = 0, fast2 = 0, slow2 = 0;
+
+	while (chunk > s->erasesize / 16 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
+		chunk /= 2;
+	if (s->erasesize % chunk)
+		return;
+	/* a buffer shows only once it is full: up to BUFFER_MAX (less on a small budget) */
+	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
+	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
+	if (b) {
+		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;
+		b2 = look_for_buffer(s, chunk, again < most ? again : most, &fast2, &slow2);
+	}
+	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
+	if (b && b2 && b2 <= 2 * b && b <= 2 * b2) {
+		s->buffer_bytes = b;
+		s->buffer_fast_rate = fast;
+		s->buffer_slow_rate = slow;
+	}
 }
 
 /* ------------------------------------------------------------ write cache */

@@ -85,6 +85,16 @@ static bool run_fits_device(const struct autostate *s, long long nr)
 static void fresh_block(struct autostate *s, int j);
 
 /*
+ * Small erase blocks (SMALL_ERASE and less) hold too few chunks for rounds
+ * of a few: there each row writes fresh blocks whole, as the original's
+ * rows do, which costs little at that size (doc/card-facts.md, Writes).
+ */
+static bool whole_blocks(const struct autostate *s)
+{
+	return s->erasesize <= SMALL_ERASE;
+}
+
+/*
  * The offsets of the first nr blocks with room for `need` more bytes each:
  * a block without it moves on to the next lane, from its start (move
  * false: it may not, and the row does not run).
@@ -96,6 +106,8 @@ static void fresh_block(struct autostate *s, int j);
  */
 static uint64_t tail(const struct autostate *s)
 {
+	if (whole_blocks(s))
+		return 0;
 	return s->probe.nref ? s->probe.ref[s->probe.nref - 1] : s->d->lbs;
 }
 
@@ -340,6 +352,30 @@ static bool settle_rows(struct autostate *s, struct probe_row *sr, bool stream, 
 	return ok;
 }
 
+/* Whole-block runs: what the card may owe paid in the settling stream, before the first row. */
+static bool settle_first(struct autostate *s, int *settle)
+{
+	struct settle_pass sp = { .after = s->dirty_why, .blocks = 1, .fastest_ns = INT64_MAX };
+	uint64_t before = s->d->bytes_written;
+	bool ok = true;
+	if (s->dirty && settle_place(s, 0)) {
+		struct probe_row sr = { .chunk = s->probe.ref[s->probe.nref - 1], .rounds = SETTLE_ROW_WRITES };
+		ok = settle_rows(s, &sr, true, SETTLE_MAX_WRITES / SETTLE_ROW_WRITES, &sp);
+		if (s->nsettles < MAX_SETTLES) {
+			sp.bytes = s->d->bytes_written - before;
+			if (sp.fastest_ns == INT64_MAX)
+				sp.fastest_ns = 0;
+			*settle = s->nsettles;
+			s->settles[s->nsettles++] = sp;
+		}
+	}
+	s->settle_row_bytes += s->d->bytes_written - before;
+	s->spent[SPENT_SETTLE] += s->d->bytes_written - before;
+	if (ok)
+		s->dirty = false;
+	return ok;
+}
+
 static bool open_blocks(struct autostate *s, long long nr, uint64_t chunk, bool random, int max_rows,
 			uint64_t keep, int *settle)
 {
@@ -446,6 +482,27 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 {
 	struct rows_plan p;
 	int n = 0;
+	if (whole_blocks(s)) {	/* every position of the block, in order or the original's random one */
+		uint64_t sizes[MAX_ROWS];
+		int ns = 0;
+		if (reference && !random)
+			for (int k = 0; k < s->probe.nref; k++)
+				sizes[ns++] = s->probe.ref[k];
+		else if (reference)
+			for (uint64_t b = s->erasesize / 4; b >= s->probe.d[1] && ns < MAX_ROWS; b /= 2)
+				sizes[ns++] = b;
+		else {
+			auto_plan_rows(s, random, false, &p);
+			for (int k = 0; k < p.nd; k++)
+				sizes[ns++] = p.d[k];
+		}
+		for (int k = 0; k < ns; k++) {
+			uint64_t r = s->erasesize / sizes[k];
+			rows[n++] = (struct probe_row){ sizes[k], (int)(r > PROBE_MAX_ROUNDS ? PROBE_MAX_ROUNDS : r),
+							 random, 0 };
+		}
+		return n;
+	}
 	if (reference && !random) {
 		for (int k = 0; k < s->probe.nref; k++)
 			rows[n++] = (struct probe_row){ .chunk = s->probe.ref[k], .rounds = s->probe.ref_rounds };
@@ -598,15 +655,20 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		 * in order and settled there first (its eviction of an older block
 		 * must not be timed in a row of three writes).
 		 */
-		int row_settle;
+		int row_settle = -1;
 		uint64_t row_bytes = (uint64_t)rows[k].rounds * rows[k].chunk;
-		if (spread && (!place_blocks(s, nr, s->erasesize, true, at) ||
+		if (whole_blocks(s)) {	/* fresh blocks, written whole: the settling stream first */
+			if (!k && !settle_first(s, &settle))
+				break;
+			if (!place_blocks(s, nr, s->erasesize, true, at))
+				break;
+		} else if (spread && (!place_blocks(s, nr, s->erasesize, true, at) ||
 			       !open_blocks(s, nr, chunk, random && !reference, settle_rows, row_bytes,
 					    &row_settle)))
 			break;
 		if (spread && settle < 0)
 			settle = row_settle;
-		if (spread) {	/* what the opening left of the block */
+		if (spread && !whole_blocks(s)) {	/* what the opening left of the block */
 			uint64_t fit = (s->erasesize - s->probe.wp[0] - tail(s)) / rows[k].chunk;
 			if (fit < 2)
 				break;

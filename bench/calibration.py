@@ -514,6 +514,10 @@ def print_cost(which, records):
         f"{k} {100 * sum(x['by'][k] for x in records) / max(all_bytes, 1):.1f}%" for k in PURPOSES))
     print(f"# cost{which} worst: {worst['spec']}: {worst['work'] / M:.1f} MiB against "
           f"{worst['manual'] / M:.1f} MiB")
+    for x in records:
+        if x["total"] > x["size"] or (x["budget"] and x["total"] > x["budget"]):
+            print(f"# cost{which} OVER: {x['spec']}: wrote {x['total']}, budget {x['budget']}, "
+                  f"device {x['size']}")
 
 
 def main():
