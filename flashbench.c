@@ -61,7 +61,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "      --destructive         let --auto run its write tests\n"
 	       "      --max-write=SIZE      cap on bytes --auto --destructive or --class may\n"
 	       "                            write, more than 0 (default: --auto 3%% of the\n"
-	       "                            device, at least 128MiB; --class what it plans)\n"
+	       "                            device, at least 256MiB; --class what it plans)\n"
 	       "      --claim=LIST          with --class: the marks on the label, e.g.\n"
 	       "                            C10,U3,V30,A2 (when the SD Status is not visible)\n"
 	       "      --on-error=stop|continue   after an I/O error (default: stop for writes,\n"

@@ -161,8 +161,14 @@ void auto_measure_buffer(struct autostate *s)
 		chunk /= 2;
 	if (s->erasesize % chunk)
 		return;
-	/* a buffer shows only once it is full: up to BUFFER_MAX (less on a small budget) */
+	/*
+	 * A buffer shows only once it is full: up to BUFFER_MAX, less on a small
+	 * budget, and 16 erase blocks at most (a larger one blurs every row
+	 * anyway, auto_buffer_blurs).
+	 */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
+	if (most > 16 * s->erasesize)
+		most = 16 * s->erasesize;
 	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
 	if (b) {
 		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;

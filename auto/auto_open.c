@@ -738,6 +738,7 @@ static uint64_t fat_first_row(const struct params *fp)
 
 static int fat_rows(const struct autostate *s, const struct params *fp, struct probe_row *rows,
 		    uint64_t *need);
+static bool fat_whole(const struct autostate *s, const struct params *fp);
 
 /*
  * The original's --find-fat rows, each column a whole block, where three
@@ -752,6 +753,19 @@ static bool fat_whole(const struct autostate *s, const struct params *fp)
 		rows++;
 	return (uint64_t)MAX_FAT_RUNS * rows * (uint64_t)fp->fat_nr * s->erasesize <=
 	       s->plan.budget / FAT_WHOLE_SHARE;
+}
+
+/* What one FAT run writes: rows of a page and half a page (auto/auto_fat.c) over fat_nr blocks. */
+uint64_t auto_fat_planned(const struct autostate *s)
+{
+	struct params fp = *s->p;
+	fp.erasesize = s->erasesize;
+	fp.first_blocksize = s->pagesize;
+	fp.blocksize = s->pagesize / 2 >= s->d->lbs ? s->pagesize / 2 : s->pagesize;
+	uint64_t rows = 0;
+	for (uint64_t b = fat_first_row(&fp); b >= fp.blocksize && b > 0; b /= 2)
+		rows++;
+	return auto_fat_row_bytes(s, &fp) * rows;
 }
 
 /* What a timed row of a FAT run writes, the untimed rows and lead-ins shared among them. */
@@ -956,6 +970,10 @@ void auto_search_open_aus(struct autostate *s, bool random, long long limit)
 		struct au_run *run = measure_run(s, nr, random, random && nr == 1);
 		if (!run)
 			break;
+		if (random && nr == 1) {	/* a replica of the random reference: its best rows may show a unit */
+			s->map_unit = auto_random_mapping_unit(s);
+			rejudge(s, true);
+		}
 		/* an unclear run decides nothing: measure it once more right away */
 		if (!replica && run->verdict == RUN_UNCLEAR && !run->cut_by_cap &&
 		    !measure_run(s, nr, random, random && nr == 1))

@@ -96,8 +96,7 @@ void auto_make_plan(struct autostate *s)
 	memset(pl->est, 0, sizeof(pl->est));
 	pl->est[SPENT_CAPACITY] = s->spent[SPENT_CAPACITY];
 	pl->est[SPENT_REFERENCE] = 2 * auto_probe_bytes(s, 1, false, true);
-	/* --find-fat's rows of a page and half a page, FAT_ROUNDS chunks into each of its blocks */
-	pl->est[SPENT_FAT] = 3 * (uint64_t)s->p->fat_nr * FAT_ROUNDS * (s->pagesize + s->pagesize / 2);
+	pl->est[SPENT_FAT] = auto_fat_planned(s);
 	/*
 	 * A claim to check (the SD Status, --claim): the default budget grows
 	 * by what the class check writes (its area, then the area restored),
@@ -125,9 +124,9 @@ void auto_make_plan(struct autostate *s)
 			   fmt_size(b, pl->est[SPENT_CAPACITY]));
 	fmt_append(parts, sizeof parts, "with %s erase blocks: the FAT-area check %s, ",
 		   fmt_size(e, s->erasesize), fmt_size(b, pl->est[SPENT_FAT]));
-	fmt_append(parts, sizeof parts, "open-block runs up to N=%d (%s, a few chunks in each block)",
-		   lin_nr ? lin_nr : 1,
-		   fmt_size(b, pl->est[SPENT_REFERENCE] + pl->est[SPENT_LINEAR] + pl->est[SPENT_RANDOM]));
+	fmt_append(parts, sizeof parts, "open-block runs up to N=%d (at most %s, %s)", lin_nr ? lin_nr : 1,
+		   fmt_size(b, pl->est[SPENT_REFERENCE] + pl->est[SPENT_LINEAR] + pl->est[SPENT_RANDOM]),
+		   s->erasesize <= SMALL_ERASE ? "whole blocks" : "a few chunks in each block");
 	if (pl->est[SPENT_CLASS])
 		fmt_append(parts, sizeof parts, ", the class check %s", fmt_size(b, pl->est[SPENT_CLASS]));
 	snprintf(pl->line, sizeof pl->line, "writes at most %s (%s): %s", fmt_size(b, pl->budget),

@@ -265,6 +265,10 @@ static void print_raw(FILE *f, const struct autostate *s)
 				r->r.offset, r->random ? " --random" : "", results_collapse_name(r->verdict));
 			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
 				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
+			/* the line runs the original's whole rows; --auto wrote a few chunks a block */
+			if (r->r.nrows && r->r.rows[0].bytes[0] < (uint64_t)r->nr * r->r.erasesize)
+				fprintf(f, ", --auto's probe: %s a block a row",
+					fmt_size(b, r->r.rows[0].bytes[0] / (uint64_t)r->nr));
 			if (reps > 1)
 				fprintf(f, ", run %d of %d", rep, reps);
 			if (r->settle >= 0)

@@ -105,7 +105,7 @@ struct row_watch {
  * pass a write cache of a few percent (doc/card-facts.md, Writes).
  */
 #define AUTO_BUDGET_PERCENT 3
-#define AUTO_BUDGET_FLOOR (128ull << 20)
+#define AUTO_BUDGET_FLOOR (256ull << 20)
 
 /* What the bytes written were for (the plan's and the report's split). */
 enum auto_purpose {
@@ -140,7 +140,7 @@ struct not_determinable {
 #define SETTLE_MAX_WRITES 160	/* ... in all: 16 blocks' worth of postponed collections, a slice each */
 #define FAT_ROUNDS 32		/* chunks a FAT-area row writes into each of its blocks */
 #define FAT_WARM_ROWS 2		/* ... after rows not timed, two chunks into each */
-#define FAT_WHOLE_SHARE 8	/* the original's rows of whole blocks where 3 runs take 1/8 of the budget */
+#define FAT_WHOLE_SHARE 4	/* the original's rows of whole blocks where 3 runs take 1/4 of the budget */
 #define NOGEO_MAX_NR 8		/* no -a step and no collapse up to here: the geometry does not show */
 #define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
 /*
@@ -303,6 +303,8 @@ uint64_t auto_class_planned(struct autostate *s);
 void auto_run_find_fat(struct autostate *s);
 /* Its runs as probes (auto/auto_open.c): what a row writes, and one run into r. */
 uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp);
+/* What one FAT run is planned to write. */
+uint64_t auto_fat_planned(const struct autostate *s);
 int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r);
 
 /* the open-AU searches (auto/auto_open.c) */

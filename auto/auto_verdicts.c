@@ -169,7 +169,8 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 	p->first = ps->d[0];
 	if (random && s->map_unit > ps->d[1]) {
 		uint64_t d1 = decision_row(s->erasesize, s->map_unit, RANDOM_ROW_SHIFT, s->d->lbs);
-		p->nd = d1 * 4 <= s->erasesize ? 2 : 1;
+		/* two rows where the larger still has eight positions in a block */
+		p->nd = d1 * 16 <= s->erasesize ? 2 : 1;
 		p->d[0] = p->nd == 2 ? 2 * d1 : d1;
 		p->d[1] = d1;
 		return;
@@ -364,13 +365,15 @@ static int verdict_rows(const struct autostate *s, const struct au_run *run, lon
 	return p.nd;
 }
 
+static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r);
+
 void auto_judge_run(const struct autostate *s, struct au_run *run)
 {
 	uint64_t rows[2];
 	double rate[2] = { 0, 0 };
 
 	if (run->reference && !run->random) {
-		run->verdict = analyze_open_au_run(&run->r, s->pagesize);
+		run->verdict = reference_verdict(s, &run->r);
 		run->ratio[0] = run->ratio[1] = 1;
 		return;
 	}
@@ -399,12 +402,37 @@ static enum collapse combined_reference(const struct autostate *s)
 		return RUN_UNCLEAR;
 	best = first->r;
 	best.rows = rows;
+	best.nrows = 0;
 	for (int i = 0; i < first->r.nrows && i < MAX_ROWS; i++) {
-		rows[i] = first->r.rows[i];
-		rows[i].rate[0] = auto_best_rate(s, 1, false, rows[i].blocksize);
-		rows[i].failed[0] = !(rows[i].rate[0] > 0);
+		if (first->r.rows[i].blocksize < s->probe.d[1])
+			continue;	/* (reference_verdict) */
+		rows[best.nrows] = first->r.rows[i];
+		rows[best.nrows].rate[0] = auto_best_rate(s, 1, false, rows[best.nrows].blocksize);
+		rows[best.nrows].failed[0] = !(rows[best.nrows].rate[0] > 0);
+		best.nrows++;
 	}
 	return analyze_open_au_run(&best, s->pagesize);
+}
+
+/*
+ * The reference judged by the signature of a collapse on its rows from the
+ * smaller decision row up: rows of a page or two are mostly the write's
+ * latency, and their time per write hardly shrinks with the chunk, which
+ * reads like a collapse where there is none.
+ */
+static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r)
+{
+	struct rate_result view = *r;
+	int first = 0;
+	view.nrows = 0;
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize >= s->probe.d[1]) {
+			if (!view.nrows)
+				first = i;
+			view.nrows = i - first + 1;
+		}
+	view.rows = r->rows + first;
+	return analyze_open_au_run(&view, s->pagesize);
 }
 
 enum collapse auto_combined_verdict(const struct autostate *s, long long nr, bool random,
@@ -478,6 +506,8 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	for (int i = 0; i < s->nruns; i++)
 		if (run_counts(s, &s->runs[i], 1, true) && s->runs[i].reference)
 			rnd = &s->runs[i];
+	if (getenv("FB_PROBE_DEBUG"))
+		fprintf(stderr, "UNIT rnd=%p combined=%d\n", (const void *)rnd, rnd ? (int)combined_reference(s) : -1);
 	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
 	/*
@@ -497,6 +527,8 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 			continue;
 		bs[n] = b;
 		r[n++] = v / ref;
+		if (getenv("FB_PROBE_DEBUG"))
+			fprintf(stderr, "UNIT b=%llu v=%.0f ref=%.0f r=%.2f\n", (unsigned long long)b, v, ref, v / ref);
 	}
 	for (int k = 1; k < n; k++) {
 		if (r[k] < HOLD_RATIO || r[k - 1] > r[k] / 2)

@@ -10,7 +10,7 @@ need_tool python3
 
 run "$FB" --auto --destructive sim:sdhc-good
 expect_rc 0
-expect_err "^flashbench: sim:sdhc-good: --auto writes at most 1\.085GiB \(3\.4% of its 32GiB, the default; --max-write=SIZE sets it\): the capacity check wrote [0-9.]+MiB; with 4MiB erase blocks: the FAT-area check [0-9.]+[KM]iB, open-block runs up to N=[0-9]+ \([0-9.]+MiB, a few chunks in each block\), the class check [0-9.]+MiB$"
+expect_err "^flashbench: sim:sdhc-good: --auto writes at most 1\.085GiB \(3\.4% of its 32GiB, the default; --max-write=SIZE sets it\): the capacity check wrote [0-9.]+MiB; with 4MiB erase blocks: the FAT-area check [0-9.]+[KM]iB, open-block runs up to N=[0-9]+ \(at most [0-9.]+MiB, a few chunks in each block\), the class check [0-9.]+MiB$"
 expect_out "^  budget +[0-9.]+(M|G)iB \([0-9.]+% of the card, the default\): capacity check [0-9.]+MiB, reference "
 
 run "$FB" --auto --destructive --json sim:sdhc-good
