@@ -20,6 +20,8 @@
 
 #define DEFAULT_NOISE 0.05
 
+static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r);
+
 /* The smallest E/2^k, k <= shift, that is at least `lowest` and divides E in whole logical blocks. */
 static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned int lbs)
 {
@@ -365,8 +367,6 @@ static int verdict_rows(const struct autostate *s, const struct au_run *run, lon
 	return p.nd;
 }
 
-static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r);
-
 void auto_judge_run(const struct autostate *s, struct au_run *run)
 {
 	uint64_t rows[2];
@@ -402,16 +402,12 @@ static enum collapse combined_reference(const struct autostate *s)
 		return RUN_UNCLEAR;
 	best = first->r;
 	best.rows = rows;
-	best.nrows = 0;
 	for (int i = 0; i < first->r.nrows && i < MAX_ROWS; i++) {
-		if (first->r.rows[i].blocksize < s->probe.d[1])
-			continue;	/* (reference_verdict) */
-		rows[best.nrows] = first->r.rows[i];
-		rows[best.nrows].rate[0] = auto_best_rate(s, 1, false, rows[best.nrows].blocksize);
-		rows[best.nrows].failed[0] = !(rows[best.nrows].rate[0] > 0);
-		best.nrows++;
+		rows[i] = first->r.rows[i];
+		rows[i].rate[0] = auto_best_rate(s, 1, false, rows[i].blocksize);
+		rows[i].failed[0] = !(rows[i].rate[0] > 0);
 	}
-	return analyze_open_au_run(&best, s->pagesize);
+	return reference_verdict(s, &best);
 }
 
 /*
@@ -423,15 +419,19 @@ static enum collapse combined_reference(const struct autostate *s)
 static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r)
 {
 	struct rate_result view = *r;
-	int first = 0;
-	view.nrows = 0;
+	int first = -1, last = -1;
 	for (int i = 0; i < r->nrows; i++)
 		if (r->rows[i].blocksize >= s->probe.d[1]) {
-			if (!view.nrows)
-				first = i;
-			view.nrows = i - first + 1;
+			first = first < 0 ? i : first;
+			last = i;
 		}
+	if (first < 0)
+		return analyze_open_au_run(r, s->pagesize);
+	/* three rows at least: the analysis reads a collapse from how the rows fall */
+	while (last - first < 2 && last + 1 < r->nrows)
+		last++;
 	view.rows = r->rows + first;
+	view.nrows = last - first + 1;
 	return analyze_open_au_run(&view, s->pagesize);
 }
 
