@@ -742,13 +742,16 @@ static bool fat_whole(const struct autostate *s, const struct params *fp);
 
 /*
  * The original's --find-fat rows, each column a whole block, where three
- * runs of them take no more than a FAT_WHOLE_SHARE of the budget: a whole
+ * runs of them take no more than a FAT_WHOLE_SHARE of the budget (and -a
+ * showed the erase size): a whole
  * block a column amortises the slot a column takes from another, and the
  * FAT area shows plainest (doc/card-facts.md, FAT area); else the probe.
  */
 static bool fat_whole(const struct autostate *s, const struct params *fp)
 {
 	uint64_t rows = 0;
+	if (!s->erase.bytes)	/* no erase-block step: the size is a guess, whole blocks of it no better */
+		return false;
 	for (uint64_t b = fat_first_row(fp); b >= fp->blocksize && b > 0; b /= 2)
 		rows++;
 	return (uint64_t)MAX_FAT_RUNS * rows * (uint64_t)fp->fat_nr * s->erasesize <=
