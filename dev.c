@@ -109,9 +109,9 @@ static int sleep_ns(uint64_t ns)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000L;
 	}
-	while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL)) == EINTR)
-		if (stop_requested())
-			return -EINTR;
+	while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL)) == EINTR &&
+	       !stop_requested())
+		;	/* a signal that asks for no stop: sleep on to the same deadline */
 	return -r;
 }
 

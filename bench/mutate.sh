@@ -85,6 +85,23 @@ m dev-refuses-a-range-past-the-end device dev.c \
 m file-bracket-holds-only-the-io device backends/dev_file.c \
 	'int r = dev_fd_transfer(d->fd, buf, len, off, write);' 'int r = (fsync(d->fd), dev_fd_transfer(d->fd, buf, len, off, write));' \
 	'test_timing_bracket' ci
+m idle-sleep-goes-on-after-a-signal-without-a-stop device dev.c \
+	'== EINTR &&' '== EINTR && 0 &&' \
+	'test_dev'
+
+# ---- the simulated card (sim/): cards as they are made today ----
+m slc-cache-ends-at-its-size sim sim/sim_today.c \
+	's->slc_used += (double)n;' 's->slc_used += (double)n / 2;' \
+	'test_sim sim-cache-cards-show-no-collapse-inside-the-cache-and-a-cliff-past-it'
+m ram-buffer-makes-the-host-wait-when-full sim sim/sim_today.c \
+	'if (s->buf_bytes > cap)' 'if (s->buf_bytes > 2 * cap)' \
+	'test_sim sim-buffered-cards-write-the-first-rows-after-a-pause-at-bus-speed'
+m idle-gc-tidies-after-the-pause sim sim/sim.c \
+	'(double)ns >= gc_after)' '(double)ns >= 100 * gc_after)' \
+	'test_sim'
+m hidden-geometry-has-no-erase-block-step sim sim/sim.c \
+	'if (!s->cfg.today.hidden && crosses(off, len, s->cfg.erasesize))' 'if (crosses(off, len, s->cfg.erasesize))' \
+	'test_sim sim-card-without-visible-geometry-shows-no-align-step-and-no-collapse'
 m file-discard-punches-the-range device backends/dev_file.c \
 	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0)' \
 	'if (fallocate(d->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len / 2) < 0)' \

@@ -26,7 +26,9 @@
  * (discard=keep: it changes nothing). gc-defer=N postpones collections:
  * up to N erase blocks' worth of copying waits and is done an eighth of a
  * block with each later write. The host's noise is sim/sim_host.c, the
- * states a card comes in sim/sim_state.c.
+ * states a card comes in sim/sim_state.c, the RAM buffer and SLC cache of
+ * today's cards in front of all this sim/sim_today.c; idle time (sim_idle,
+ * at the end) is the only time that passes between accesses.
  */
 #include "sim/sim_internal.h"
 

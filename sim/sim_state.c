@@ -7,7 +7,8 @@
  * written, and a card that postpones collections owes the work (after-run);
  * a discarded card is erased where the card erases on discard, and as used
  * where it ignores discards (discard=keep). The next run pays for whatever
- * is open or owed, as on a real card. sim_create is here: a card is
+ * is open or owed, as on a real card; right after a run the SLC cache of a
+ * card that has one is full. sim_create is here: a card is
  * built clean (sim/sim.c), then put in its state.
  */
 #include "sim/sim_internal.h"
@@ -91,6 +92,8 @@ static void apply_state(struct sim *s)
 		break;
 	case SIM_STATE_AFTER_RUN:
 		leave_after_run(s, &x);
+		/* that run has just filled the SLC cache: no idle since to fold it back */
+		s->slc_used = (double)s->cfg.today.slc_cache;
 		break;
 	}
 	s->gc_pending = s->cfg.gc_defer * sim_block_collection(s);

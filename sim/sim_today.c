@@ -41,7 +41,7 @@ static int bad(char *err, size_t errlen, const char *key, const char *val, const
 	return -1;
 }
 
-static int set_pct(const char *key, const char *val, unsigned int lo, unsigned int hi,
+static int set_whole(const char *key, const char *val, unsigned int lo, unsigned int hi,
 		   unsigned int *dst, char *err, size_t errlen)
 {
 	long long v;
@@ -70,9 +70,9 @@ int sim_today_param(struct sim_today *t, const char *key, const char *val, char 
 		return 0;
 	}
 	if (!strcmp(key, "native"))
-		return set_pct(key, val, 1, 100, &t->native_pct, err, errlen);
+		return set_whole(key, val, 1, 100, &t->native_pct, err, errlen);
 	if (!strcmp(key, "idle-gc"))
-		return set_pct(key, val, 0, MAX_IDLE_GC_MS, &t->idle_gc_ms, err, errlen);
+		return set_whole(key, val, 0, MAX_IDLE_GC_MS, &t->idle_gc_ms, err, errlen);
 	if (!strcmp(key, "geometry")) {
 		if (strcmp(val, "hidden") && strcmp(val, "visible"))
 			return bad(err, errlen, key, val, "must be visible or hidden");
