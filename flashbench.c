@@ -142,10 +142,11 @@ static const char *option_name(int c)
 	return "?";
 }
 
+/* Sizes and numbers also as C read the original's: " 8" and "+8" are 8. */
 static uint64_t size_arg(int c, const char *s)
 {
 	uint64_t v;
-	if (parse_size(s, &v) < 0)
+	if (parse_size(units_skip_c_prefix(s), &v) < 0)
 		run_usage_error("--%s=%s: not a valid size (examples: 4096, 16K, 4MiB, 1.5M)",
 			    option_name(c), s);
 	return v;
@@ -154,12 +155,22 @@ static uint64_t size_arg(int c, const char *s)
 static long long number_arg(int c, const char *s, long long min, long long max)
 {
 	long long v;
-	if (parse_number(s, min, max, &v) < 0)
+	if (parse_number(units_skip_c_prefix(s), min, max, &v) < 0)
 		run_usage_error("--%s=%s: must be a whole number from %lld to %lld", option_name(c), s,
 			    min, max);
 	return v;
 }
 
+
+/* --offset: also octal with a leading 0, as the original read it (lib/units.h). */
+static uint64_t offset_arg(int c, const char *s)
+{
+	uint64_t v;
+	if (parse_offset(units_skip_c_prefix(s), &v) < 0)
+		run_usage_error("--%s=%s: not a valid offset (examples: 33554432, 32M, 0x2000000; "
+			    "a leading 0 is octal, as in the original)", option_name(c), s);
+	return v;
+}
 
 static bool is_original_test(enum action a)
 {
@@ -227,6 +238,28 @@ static const char *path_arg(int c, const char *prev, const char *s)
 	return s;
 }
 
+/* Test parameter c's value, once the tests are known (apply_test_numbers). */
+static void set_test_number(struct params *p, int c, const char *arg)
+{
+	switch (c) {
+	case 'b': p->blocksize = size_arg(c, arg); p->blocksize_set = true; break;
+	case 'e':
+		p->erasesize = size_arg(c, arg);
+		p->erasesize_set = true;
+		if (p->erasesize && !units_is_erase_candidate(p->erasesize))
+			run_usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
+				    arg);
+		break;
+	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
+	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
+	case OPT_OFFSET: p->offset = offset_arg(c, arg); p->offset_set = true; break;
+	case OPT_FAT_NR: p->fat_nr = number_arg(c, arg, 1, RATE_MAX_COLS); break;
+	case OPT_SCATTER_ORDER: p->scatter_order = number_arg(c, arg, 0, 24); break;
+	case OPT_SCATTER_SPAN: p->scatter_span = number_arg(c, arg, 1, 1 << 20); break;
+	case OPT_INTERVAL_ORDER: p->interval_order = number_arg(c, arg, 1, 24); break;
+	}
+}
+
 static void parse_option(struct options *o, int c, const char *arg)
 {
 	struct params *p = &o->p;
@@ -253,22 +286,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 		o->restore_file = path_arg(c, o->restore_file, arg);
 		set_action(o, ACT_RESTORE, "restore");
 		break;
-	case 'b': p->blocksize = size_arg(c, arg); p->blocksize_set = true; break;
-	case 'e':
-		p->erasesize = size_arg(c, arg);
-		p->erasesize_set = true;
-		if (p->erasesize && !units_is_erase_candidate(p->erasesize))
-			run_usage_error("--erasesize=%s: erase blocks are 2^n or 3*2^n bytes (e.g. 4M, 1.5M, 12M)",
-				    arg);
-		break;
-	case 'c': p->count = number_arg(c, arg, 1, 1000000); break;
-	case OPT_OPEN_AU_NR: p->open_au_nr = number_arg(c, arg, 1, 1024); break;
 	case 'r': p->random = true; break;
-	case OPT_OFFSET: p->offset = size_arg(c, arg); p->offset_set = true; break;
-	case OPT_FAT_NR: p->fat_nr = number_arg(c, arg, 1, RATE_MAX_COLS); break;
-	case OPT_SCATTER_ORDER: p->scatter_order = number_arg(c, arg, 0, 24); break;
-	case OPT_SCATTER_SPAN: p->scatter_span = number_arg(c, arg, 1, 1 << 20); break;
-	case OPT_INTERVAL_ORDER: p->interval_order = number_arg(c, arg, 1, 24); break;
 	case OPT_DESTRUCTIVE: o->destructive = true; break;
 	case OPT_MAX_WRITE:
 		o->max_write = size_arg(c, arg);
@@ -424,6 +442,16 @@ static bool reads_param(enum action a, int code)
 	return false;
 }
 
+/* Does the action, or one of the original tests asked for, read parameter code? */
+static bool param_is_read(const struct options *o, int code)
+{
+	bool read = code == OPT_ON_ERROR || (!o->tests && reads_param(o->action, code));
+
+	for (int i = 0; i < NORIGINAL && !read; i++)
+		read = (o->tests & 1u << run_original_order[i]) && reads_param(run_original_order[i], code);
+	return read;
+}
+
 /* A test parameter after `after` that none of the tests asked for reads (0: none such). */
 static int unread_param(const struct options *o, int after)
 {
@@ -432,14 +460,26 @@ static int unread_param(const struct options *o, int after)
 	if (after)
 		while (*c && *c++ != after)
 			;
-	for (; *c; c++) {
-		bool read = *c == OPT_ON_ERROR || (!o->tests && reads_param(o->action, *c));
-		for (int i = 0; i < NORIGINAL && !read; i++)
-			read = (o->tests & 1u << run_original_order[i]) && reads_param(run_original_order[i], *c);
-		if (o->given[*c] && !read)
+	for (; *c; c++)
+		if (o->given[*c] && !param_is_read(o, *c))
 			return *c;
-	}
 	return 0;
+}
+
+/*
+ * The test parameters' values. The original read each only in the tests
+ * that use it: one that no test asked for reads has no effect whatever its
+ * value (-a --scatter-span=0 ran), and check_not_honoured says so in one
+ * line. Every value our own actions are given is checked.
+ */
+static void apply_test_numbers(struct options *o)
+{
+	static const int numbers[] = { 'b', 'e', 'c', OPT_OPEN_AU_NR, OPT_OFFSET, OPT_FAT_NR,
+				       OPT_SCATTER_ORDER, OPT_SCATTER_SPAN, OPT_INTERVAL_ORDER, 0 };
+
+	for (const int *c = numbers; *c; c++)
+		if (o->given[*c] && (!o->tests || param_is_read(o, *c)))
+			set_test_number(&o->p, *c, o->given[*c]);
 }
 
 /* Options the chosen action would not honour: refused, never ignored. */
@@ -542,6 +582,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			c = OPT_FAT_NR;
 		parse_option(o, c, optarg);
 	}
+	apply_test_numbers(o);
 	int rest = argc - optind;
 	if (o->action == ACT_ANALYZE) {
 		if (rest > 0)

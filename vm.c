@@ -1,6 +1,7 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,6 +248,19 @@ static void fold_add(struct fold *f, const struct vm_result *r)
 	f->n++;
 }
 
+/*
+ * Bytes per second in whole bytes, cut as the original's integer division
+ * cut them: its text shows them so (777B/s for 777.6, and the K/s, M/s
+ * figures rounded from the cut value). Exact while bytes * 1e9 fits in 64
+ * bits, as for any row of a real run.
+ */
+static double whole_rate(uint64_t bytes, int64_t ns)
+{
+	if (bytes <= UINT64_MAX / 1000000000u)
+		return (double)(bytes * 1000000000u / (uint64_t)ns);
+	return floor((double)bytes * 1e9 / (double)ns);
+}
+
 static struct vm_result fold_result(const struct fold *f)
 {
 	struct vm_result r = { .kind = VR_SAMPLE };
@@ -260,8 +274,8 @@ static struct vm_result fold_result(const struct fold *f)
 	case VM_MAX:
 		return f->best;
 	case VM_AVG:
-		if (f->nrates)
-			return (struct vm_result){ .kind = VR_RATE, .rate = f->rate_sum / f->nrates };
+		if (f->nrates)	/* whole rates, their mean cut as the original's */
+			return (struct vm_result){ .kind = VR_RATE, .rate = floor(f->rate_sum / f->nrates) };
 		r.ns = f->ns / f->n;
 		r.bytes = f->bytes / (uint64_t)f->n;
 		return r;
@@ -269,7 +283,7 @@ static struct vm_result fold_result(const struct fold *f)
 		if (f->ns <= 0)
 			return failed_result(ERANGE);
 		r.kind = VR_RATE;
-		r.rate = (double)f->bytes * 1e9 / (double)f->ns;
+		r.rate = whole_rate(f->bytes, f->ns);
 		r.ns = f->ns;
 		r.bytes = f->bytes;
 		return r;

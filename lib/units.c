@@ -96,6 +96,26 @@ int parse_number(const char *s, long long min, long long max, long long *out)
 	return 0;
 }
 
+const char *units_skip_c_prefix(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '+' ? s + 1 : s;
+}
+
+int parse_offset(const char *s, uint64_t *bytes)
+{
+	if (!s || s[0] != '0' || !isdigit((unsigned char)s[1]))
+		return parse_size(s, bytes);
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 8);
+	if (errno || *end)
+		return -1;
+	*bytes = v;
+	return 0;
+}
+
 /*
  * Formats |v| in the first unit where the figure as printed stays below
  * `limit`; the last unit takes anything. The printed figure decides, so

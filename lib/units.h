@@ -19,6 +19,20 @@ int parse_size(const char *s, uint64_t *bytes);
 /* A whole decimal number in [min, max]; -1 otherwise. */
 int parse_number(const char *s, long long min, long long max, long long *out);
 
+/*
+ * The original's numbers were read by C's strtol/strtoull, which skip
+ * leading white space and one '+': the rest of s after those (" +8" -> "8").
+ */
+const char *units_skip_c_prefix(const char *s);
+
+/*
+ * An offset as the original's --offset read it (C's strtoull, base 0) where
+ * it read the whole text: decimal, 0x hex, and a leading 0 for octal
+ * ("0100000" is 32768); otherwise a size as parse_size reads it. An octal
+ * number takes no suffix ("010M" is -1: the original read 8 bytes).
+ */
+int parse_offset(const char *s, uint64_t *bytes);
+
 /* "872µs", "1.03ms", "-9139ns", "12.3s": never "1e+03µs". */
 const char *fmt_time(char *buf, int64_t ns);
 /* "4MiB", "1.5KiB", "512B" */

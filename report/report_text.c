@@ -71,6 +71,17 @@ void text_scatter(FILE *f, const struct scatter_result *r)
 	}
 }
 
+/*
+ * A size's time beyond the fit, as the original computed it (doc/original-io.md):
+ * in float, its bytes times 1000 over the fit's rate in MB/s (1000 / slope).
+ */
+static float interval_overhead(const struct interval_result *r, const struct interval_row *row)
+{
+	float mb_per_s = 1000.0f / r->fit_slope;
+
+	return (float)(row->min_ns - r->fit_access_ns) - (float)(int64_t)(row->bytes * 1000) / mb_per_s;
+}
+
 /* The regression line; always there, saying so when there is no fit. */
 static void print_fit(FILE *f, const struct interval_result *r)
 {
@@ -78,7 +89,8 @@ static void print_fit(FILE *f, const struct interval_result *r)
 
 	switch (r->fit) {
 	case FIT_OK:
-		fprintf(f, "%g MB/s, %s access time\n", r->fit_rate / 1e6, fmt_time(t, r->fit_access_ns));
+		fprintf(f, "%g MB/s, %s access time\n", 1000.0 / (double)r->fit_slope,
+			fmt_time(t, r->fit_access_ns));	/* the original's arithmetic, to the last digit */
 		break;
 	case FIT_TOO_FEW_SIZES:
 		fprintf(f, "no fit: needs 2 sizes besides the %d smallest (--interval-order=%d or more)\n",
@@ -106,7 +118,7 @@ void text_interval(FILE *f, const struct interval_result *r)
 		}
 		fprintf(f, "%" PRIu64 " bytes: min %s avg %s max %s: %g MB/s\n", row->bytes,
 			fmt_time(a, row->min_ns), fmt_time(b, row->avg_ns), fmt_time(c, row->max_ns),
-			row->rate / 1e6);
+			(double)row->bytes / ((double)row->min_ns / 1000.0));
 	}
 	print_fit(f, r);
 	for (int i = 0; i < r->nrows; i++) {
@@ -117,9 +129,8 @@ void text_interval(FILE *f, const struct interval_result *r)
 			continue;
 		}
 		fprintf(f, "bytes %" PRIu64 ", time %" PRId64 " overhead ", row->bytes, row->min_ns);
-		if (r->fit == FIT_OK)	/* the original's single precision */
-			fprintf(f, "%g\n", (double)((float)(row->min_ns - r->fit_access_ns) -
-						    (float)row->bytes * r->fit_slope));
+		if (r->fit == FIT_OK)	/* the original's single precision, in its order */
+			fprintf(f, "%g\n", (double)interval_overhead(r, row));
 		else
 			fputs("n/a\n", f);
 	}

@@ -205,6 +205,15 @@ def opt_value(args, short, long, default):
     return None, default
 
 
+def our_number(text):
+    """a -b/-c value as flashbench reads it: " +16K" is 16384, 0x4000 is 16384"""
+    t = text.strip().lstrip("+")
+    if t.lower().startswith("0x"):
+        return int(t, 16)
+    m = re.match(r"^(\d+)([KMG]?)(?:i?B)?$", t, re.I)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
+
+
 def runs_align(args):
     return any(a == "-a" or a == "--a" or a == "--align" or
                (re.match(r"^-[a-zA-Z]+$", a) and "a" in a[1:]) for a in args)
@@ -242,7 +251,7 @@ def drop_three_times_rows(case, got):
     """
     _, bs = opt_value(case["args"], "-b", "--blocksize", "16384")
     _, count = opt_value(case["args"], "-c", "--count", "8")
-    bs, count, size = int(bs), int(count), case["size"]
+    bs, count, size = our_number(bs), our_number(count), case["size"]
     top = align_top(size, bs)
     want = 0
     if top & (top - 1) == 0:	# a power of two: the 3*2^n rows between
@@ -318,7 +327,7 @@ def compare(case, got, syscalls, shifted=0):
     for part in ("stdout", "stderr"):
         want_lines, got_lines = case[part].split(b"\n"), got[part].split(b"\n")
         if part == "stdout" and shifted:
-            count = int(opt_value(case["args"], "-c", "--count", "8")[1])
+            count = our_number(opt_value(case["args"], "-c", "--count", "8")[1])
             want_lines = want_lines[:shifted - 1] + [first_field(l, count) for l in want_lines[shifted - 1:]]
             got_lines = got_lines[:shifted - 1] + [first_field(l, count) for l in got_lines[shifted - 1:]]
         d = first_difference(want_lines, got_lines)

@@ -183,6 +183,29 @@ static void test_parse_number(void)
 	NUM_BAD("-", 0, 10);
 }
 
+/* The original's number syntax: what strtol skipped, and --offset's octal (issue 31). */
+static void test_original_number_syntax(void)
+{
+	uint64_t v = 1;
+
+	CHECK_STR(units_skip_c_prefix(" +8"), "8");
+	CHECK_STR(units_skip_c_prefix("\t8"), "8");
+	CHECK_STR(units_skip_c_prefix("+-8"), "-8");	/* one sign only: still refused */
+	CHECK_STR(units_skip_c_prefix("-8"), "-8");
+	CHECK_STR(units_skip_c_prefix("16K"), "16K");
+	CHECK(parse_offset("0100000", &v) == 0 && v == 32768);	/* octal, as strtoull base 0 */
+	CHECK(parse_offset("00", &v) == 0 && v == 0);
+	CHECK(parse_offset("0", &v) == 0 && v == 0);
+	CHECK(parse_offset("0x10000", &v) == 0 && v == 65536);
+	CHECK(parse_offset("33554432", &v) == 0 && v == 33554432);
+	CHECK(parse_offset("32M", &v) == 0 && v == 32u << 20);
+	CHECK(parse_offset("0.5M", &v) == 0 && v == 512u << 10);	/* a fraction, not octal */
+	CHECK(parse_offset("010M", &v) == -1);	/* the original read 8 bytes of it */
+	CHECK(parse_offset("08", &v) == -1);	/* not octal: the original read 0 */
+	CHECK(parse_offset("-1", &v) == -1);
+	CHECK(parse_offset("", &v) == -1);
+}
+
 #define TIME(ns, want) CHECK_STR(fmt_time(buf, (ns)), want)
 
 static void test_fmt_time_reference_examples(void)
@@ -397,6 +420,7 @@ int main(void)
 	test_parse_size_rejects_negative();
 	test_parse_size_rejects_overflow();
 	test_parse_number();
+	test_original_number_syntax();
 	test_fmt_time_reference_examples();
 	test_fmt_time_unit_boundaries();
 	test_fmt_time_rounds_into_next_unit();

@@ -35,7 +35,7 @@ rows=(
 	'erasesize#0#-O -e 0 @F@'
 	'erasesize#-4M#-O -e -4M @F@'
 	'erasesize#4x#-O --erasesize=4x @F@'
-	'erasesize#(1000|4000)#-p -e 4000 -b 1000 @F@'
+	'erasesize#(1000|4000)#-O -e 4000 -b 1000 @F@'
 	'count#0#-a -c 0 @F@'
 	'count#-1#-a --count=-1 @F@'
 	'count#x#-a -c x @F@'
@@ -102,7 +102,7 @@ rows=(
 	'scatter-order#24#-s --scatter-span=1048576 --scatter-order=24 @F@'
 	'open-au-nr#1024#-O -e 16M --open-au-nr=1024 --offset=0 @F@'
 	'erasesize#5M#-O -e 5M @F@'
-	'erasesize#5M#-a --erasesize=5M @F@'
+	'erasesize#5M#-f --erasesize=5M @F@'
 	'plot#x\.png#-a --plot=x.png @F@'
 )
 

@@ -43,7 +43,7 @@ doc 0 --analyze="$seed"
 for s in "$TESTS_DIR"/data/seeds/*.txt; do doc 0 --analyze="$s"; done
 doc 1 -O "sim:size=256M,erasesize=4M,fail-at=67108864"
 doc 1 -a "$T/missing"
-doc 2 -a -e 5Q $dev
+doc 2 -a -b 5Q $dev
 doc 2 -e 4M $dev
 doc 1 --analyze="$T/missing"
 doc 2 --restore="$T/missing" "$img"

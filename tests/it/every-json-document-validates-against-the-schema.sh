@@ -48,7 +48,7 @@ assert e["operation"] == "write" and e["offset_bytes"] == 67108864 and e["errno"
 ' "$T/doc.json" || fail "the failed write is not in status.error"
 # errors before any I/O: still one document on stdout
 doc 1 failed align -a "$T/missing"
-doc 2 failed align -a -e 5Q $dev
+doc 2 failed align -a -b 5Q $dev
 doc 2 failed - -e 4M $dev
 doc 1 failed analyze --analyze="$T/missing"
 doc 2 failed restore --restore="$T/missing" "$T/card.img"

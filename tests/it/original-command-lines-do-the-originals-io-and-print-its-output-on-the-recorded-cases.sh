@@ -39,6 +39,35 @@ expect=(
 	# usage errors: one line, exit 2, no help text (the original: exit 234)
 	abbrev-open:stdout,stderr,exit
 	no-action:stderr,exit
+	# (issue 31) sizes take suffixes: 16K is 16 KiB (the original: 16 bytes,
+	# its reads or writes failed); -e 64K is 64 KiB; --offset=32M is 32 MiB
+	a-b16K:io,stdout,stderr O-e64K:io,stdout O-offset-32M-suffix:io,stdout,stderr,exit
+	# values that gave numbers from no I/O, or the original's internal error
+	# trace on stdout and exit 0, are refused (one line, exit 2): -c 0,
+	# --open-au-nr=0, -F 0, --scatter-span=0 with -s, an erase size that is
+	# not 2^n or 3*2^n, -i without --interval-order, a negative --offset
+	a-c0:stdout,stderr,exit O-n0:stdout,stderr,exit f-F0:stdout,stderr,exit
+	s-span0:stdout,stderr,exit O-e80K:stdout,stderr,exit i-no-order:stdout,stderr,exit
+	O-offset-minus1:io,stdout,stderr,exit
+	# a parameter no chosen test reads: any value, one line saying it has no effect
+	a-span0:stderr
+	# trailing junk is refused (the original read the leading 8)
+	s-order-8x:io,stdout,stderr,exit
+	# -s orders below 8 run (the original: "internal error" after one read);
+	# above 16 it refused with another message, we where they do not fit
+	s-order3:io,stdout,stderr,exit s-order17:stderr,exit
+	# --findfat: the seeds' version had it, d783b1b refuses it
+	findfat:io,stdout,stderr,exit
+	# --offset=0 writes at 0 (the original: an internal error, no writes)
+	O-offset-0:io,stdout
+	# the default offset (16 MiB) past the end of a small device: refused
+	# (the original wrote at 16 MiB modulo the size, here offset 0)
+	O-small-device:io,stdout,stderr,exit
+	# --offset moves -i too (the original read from 0 whatever it said)
+	i-offset:io
+	# -v: device facts on stderr (the original: its VM's trace on stdout;
+	# -vv also "filename:" and "filesize:" lines)
+	O-v:stdout,stderr a-vv:stdout,stderr
 )
 args=()
 for e in "${expect[@]}"; do args+=(--expect "$e"); done
