@@ -43,6 +43,10 @@
  *   MAP_UNIT_FAST     0.5      random writes at least half the       SU04G (seed 000): 512 KiB random at
  *                              linear rate from a size up: a         0.94 of linear, 256 KiB at 0.28
  *                              mapping unit
+ *   MAP_UNIT_CLIFF    0.5      --auto: every row below the unit at   a write of half the unit pays its
+ *                              half the unit's rate or less          own time and the unit's copy;
+ *                                                                    no unit: SA04G random 0.68 at E/2,
+ *                                                                    0.6 at E/4 (a gradual decline)
  *   SMALL_ERASE       512KiB   random counts on erase blocks this    calibration matrix: one block over
  *                              small are low confidence              the limit hides (cheap GC)
  *   COLLAPSE_RATIO    0.6      a row under 0.6 of the reference's    card-facts, writes: one block over
@@ -63,6 +67,14 @@
  *   FAT_SCATTER       0.15     --find-fat columns scattering more    a page-mapped block saves >= 15% on
  *                              than this: "none" is medium at most   writes of a page or two (FAT rows)
  *                              (twice as much: low)
+ *   FAT_MIN_SPEEDUP   1.15     leading columns this much over the    the same saving; the simulator's
+ *                              typical later one stand out           FAT areas: 1.3x at a page
+ *   FAT_ROW_MARGIN    1.05     ... and faster than every later       a fast later column: open slots,
+ *   FAT_SHARE         0.7      column (none of them fast) in this    not the place (issue 27: columns
+ *                              share of the rows: a FAT area (0.85:  1 and 4 fast, no FAT area)
+ *                              high when clear)
+ *   FAT_CLEAR         1.5      a FAT area under 1.5x the fastest     a RAM buffer makes the first writes
+ *                              later column is low confidence        after a pause ~1.4x faster
  *
  * The -a staircase (analyze/analyze_align_levels.c; card-facts, "A page level can be several rows
  * wide", "A step on a raised floor is a step"): a level is STEP_RATIO and 5 sigma over the one
@@ -88,6 +100,7 @@
 #define REF_CLEAR 0.65
 #define RANDOM_SLOW 0.35
 #define MAP_UNIT_FAST 0.5
+#define MAP_UNIT_CLIFF 0.5
 #define SMALL_ERASE (512 * 1024)
 #define COLLAPSE_RATIO 0.6
 #define HOLD_RATIO 0.8
@@ -97,6 +110,11 @@
 #define SETTLE_QUIET 1.4
 #define REFERENCE_AGREE 0.1
 #define FAT_SCATTER 0.15
+#define FAT_MIN_SPEEDUP 1.15
+#define FAT_ROW_MARGIN 1.05
+#define FAT_SHARE 0.7
+#define FAT_SURE_SHARE 0.85
+#define FAT_CLEAR 1.5
 #define NOISE_GATE 0.25
 
 /* -a data -> erase-block size and page size */

@@ -430,47 +430,153 @@ static int small_fat_rows(const struct rate_result *r, uint64_t e, uint64_t div,
 }
 
 /*
- * Leading k columns against the rest: the share of small-write rows where
- * each of the first k is faster than every later one, and how much faster
- * than the typical later one (median over rows).
+ * The leading k columns of one row against every later one: how much faster
+ * the slowest leading column is than the fastest later column (margin) and
+ * than the typical later one (speedup). A later column FAT_CLEAR over the
+ * typical one and nearer the leading ones than it, in ratio, is fast: the
+ * speed comes from the card's open slots (the erase block in its random slot
+ * alternates), not from the place, and the row shows no FAT area
+ * (doc/card-facts.md, Writes). A busy host, which only slows columns down,
+ * cannot make one look fast against the typical column. To say why there is
+ * none, the later columns as fast are also named against the slower half of
+ * them (where more than half are fast, the typical one is among them).
  */
-static double fat_split(const struct rate_row *const *rows, int n, int ncols, int k, double *speedup)
+struct fat_row_look {
+	double margin, speedup;
+	double over_slow;	/* over the slower half of the later columns */
+	bool wins;		/* FAT_ROW_MARGIN over every later column, none of them fast */
+	bool apart;		/* FAT_CLEAR over the slower half of the later columns */
+	uint64_t as_fast;	/* bit c: later column c as fast as the leading ones (when apart) */
+};
+
+static int cmp_rate(const void *a, const void *b)
 {
-	int wins = 0;
-	double ratio[64];
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void look_at_fat_row(const struct rate_row *row, int ncols, int k, struct fat_row_look *l)
+{
+	double lead = row->rate[0], fastest = 0, rest[RATE_MAX_COLS];
+	int m = ncols - k;
+	for (int c = 1; c < k; c++)
+		lead = fmin(lead, row->rate[c]);
+	for (int c = k; c < ncols; c++) {
+		rest[c - k] = row->rate[c];
+		fastest = fmax(fastest, row->rate[c]);
+	}
+	double typical = analyze_median(rest, m);
+	qsort(rest, (size_t)m, sizeof(*rest), cmp_rate);
+	double slow = analyze_median(rest, m / 2 > 0 ? m / 2 : 1);	/* the slower half */
+	memset(l, 0, sizeof(*l));
+	l->margin = lead / fastest;
+	l->speedup = lead / typical;
+	l->over_slow = lead / slow;
+	l->apart = l->over_slow >= FAT_CLEAR;
+	bool fast = false;
+	for (int c = k; c < ncols; c++) {
+		double v = row->rate[c];
+		fast |= v >= FAT_CLEAR * typical && v * v >= lead * typical;
+		if (l->apart && v >= FAT_CLEAR * slow && v * v >= lead * slow)
+			l->as_fast |= 1ull << c;
+	}
+	l->wins = l->margin >= FAT_ROW_MARGIN && !fast;
+}
+
+/* The leading k columns against the rest, over the deciding rows. */
+struct fat_split {
+	int k, n;
+	int wins;		/* rows where they beat every later column */
+	int apart;		/* rows where they stood apart from the slower later ones */
+	double share;		/* wins / n */
+	double margin, speedup;	/* medians over the rows */
+	double over_slow;	/* median over the rows where they stood apart */
+	uint64_t as_fast;	/* later columns as fast in half the rows where they stood apart */
+};
+
+static void fat_split(const struct rate_row *const *rows, int n, int ncols, int k, struct fat_split *sp)
+{
+	double margin[64], speedup[64], over_slow[64];
+	int fast_rows[RATE_MAX_COLS] = { 0 };
+	memset(sp, 0, sizeof(*sp));
+	sp->k = k, sp->n = n;
 	for (int i = 0; i < n; i++) {
-		double lead = rows[i]->rate[0], rest_max = 0, rest[RATE_MAX_COLS];
+		struct fat_row_look l;
+		look_at_fat_row(rows[i], ncols, k, &l);
+		margin[i] = l.margin;
+		speedup[i] = l.speedup;
+		if (l.apart)
+			over_slow[sp->apart++] = l.over_slow;
+		sp->wins += l.wins;
+		for (int c = k; c < ncols; c++)
+			fast_rows[c] += (l.as_fast >> c) & 1;
+	}
+	for (int c = k; c < ncols; c++)
+		if (sp->apart && 2 * fast_rows[c] >= sp->apart)
+			sp->as_fast |= 1ull << c;
+	sp->share = (double)sp->wins / n;
+	sp->margin = analyze_median(margin, n);
+	sp->speedup = analyze_median(speedup, n);
+	sp->over_slow = sp->apart ? analyze_median(over_slow, sp->apart) : 0;
+}
+
+static bool fat_found(const struct fat_split *sp)
+{
+	return sp->share >= FAT_SHARE && sp->speedup >= FAT_MIN_SPEEDUP;
+}
+
+/*
+ * Column k (0-based) belongs with the leading ones in most rows: nearer
+ * them than the fastest later column, in ratio. A column between the two
+ * (faster than the rest, several times slower than the FAT blocks) is not
+ * one of them.
+ */
+static bool joins_leading(const struct rate_row *const *rows, int n, int ncols, int k)
+{
+	int near = 0;
+	for (int i = 0; i < n; i++) {
+		double lead = rows[i]->rate[0], fastest = 0;
 		for (int c = 1; c < k; c++)
 			lead = fmin(lead, rows[i]->rate[c]);
-		for (int c = k; c < ncols; c++) {
-			rest[c - k] = rows[i]->rate[c];
-			rest_max = fmax(rest_max, rows[i]->rate[c]);
-		}
-		wins += lead >= 1.05 * rest_max;
-		ratio[i] = lead / analyze_median(rest, ncols - k);
+		for (int c = k + 1; c < ncols; c++)
+			fastest = fmax(fastest, rows[i]->rate[c]);
+		near += rows[i]->rate[k] * rows[i]->rate[k] >= lead * fastest;
 	}
-	*speedup = analyze_median(ratio, n);
-	return (double)wins / n;
+	return 2 * near >= n;
 }
 
 /*
  * The leading columns that win in the largest share of rows. Equal shares
- * go to the larger k: leading columns that all beat the rest are all FAT
- * blocks, even when a busy host slowed one of them so that a smaller k
- * wins as often.
+ * go to the larger k where its last column belongs with the others: leading
+ * columns that all beat the rest are all FAT blocks, even when a busy host
+ * slowed one of them so that a smaller k wins as often.
  */
-static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, int *best_k,
-			   double *best_share, double *best_speedup)
+static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, struct fat_split *best)
 {
-	*best_k = 0, *best_share = 0, *best_speedup = 0;
+	memset(best, 0, sizeof(*best));
 	for (int k = 1; k <= ncols / 2; k++) {
-		double speedup, share = fat_split(rows, n, ncols, k, &speedup);
-		if (share > *best_share || (share == *best_share && share >= 0.7 && speedup >= 1.15)) {
-			*best_share = share;
-			*best_speedup = speedup;
-			*best_k = k;
-		}
+		struct fat_split sp;
+		fat_split(rows, n, ncols, k, &sp);
+		if (sp.share > best->share || !best->k ||
+		    (sp.share == best->share && fat_found(&sp) && joins_leading(rows, n, ncols, k - 1)))
+			*best = sp;
 	}
+}
+
+/*
+ * The leading columns that stand apart from the slower later ones in the most
+ * rows while a later column is as fast: why there is no FAT area. 0 when none.
+ */
+static int slots_split(const struct rate_row *const *rows, int n, int ncols, struct fat_split *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int k = 1; k <= ncols / 2; k++) {
+		struct fat_split sp;
+		fat_split(rows, n, ncols, k, &sp);
+		if (sp.as_fast && sp.apart >= FAT_SHARE * n && sp.apart > out->apart)
+			*out = sp;
+	}
+	return out->k;
 }
 
 /* Median over rows of the columns' relative spread: (fastest - slowest) / fastest. */
@@ -488,6 +594,64 @@ static double column_scatter(const struct rate_row *const *rows, int n, int ncol
 	return n ? analyze_median(v, n) : 0;
 }
 
+/* "columns 1 and 4", "columns 1, 3 and 5": the leading k and the fast later ones, 1-based */
+static void name_fast_columns(char *ev, size_t len, int k, uint64_t fast)
+{
+	int cols[RATE_MAX_COLS], n = 0;
+	for (int c = 0; c < RATE_MAX_COLS; c++)
+		if (c < k || ((fast >> c) & 1))
+			cols[n++] = c + 1;
+	fmt_append(ev, len, "column%s ", n > 1 ? "s" : "");
+	for (int i = 0; i < n; i++)
+		fmt_append(ev, len, "%d%s", cols[i], i + 2 < n ? ", " : i + 2 == n ? " and " : "");
+}
+
+static void say_fat_area(const struct fat_split *sp, uint64_t e, uint64_t div, struct fat_estimate *out)
+{
+	char a[FMT_BUF];
+	out->aus = sp->k;
+	out->bytes = (uint64_t)sp->k * e;
+	/*
+	 * Against the fastest later column: a thin margin (a RAM buffer makes
+	 * the first writes after a pause some 1.4x faster) is no more than low.
+	 */
+	out->conf = sp->margin < FAT_CLEAR ? CONF_LOW : sp->share >= FAT_SURE_SHARE ? CONF_HIGH : CONF_MEDIUM;
+	snprintf(out->evidence, sizeof(out->evidence),
+		 "first %d column%s %.1fx the fastest later column (%.1fx the typical one), faster "
+		 "than every later column in %d of %d rows for writes <= %s", sp->k, sp->k > 1 ? "s" : "",
+		 sp->margin, sp->speedup, sp->wins, sp->n, fmt_size(a, e / div));
+}
+
+static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols,
+			    const struct fat_split *best, uint64_t e, struct fat_estimate *out)
+{
+	char a[FMT_BUF];
+	struct fat_split slots;
+	out->conf = best->share < 0.4 ? CONF_HIGH : CONF_MEDIUM;
+	if (best->share >= 0.5)
+		out->conf = CONF_LOW;
+	/*
+	 * "none" is only as sure as the columns are steady: where they scatter
+	 * by more than a FAT area's smallest saving, one could hide.
+	 */
+	double scatter = column_scatter(rows, n, ncols);
+	if (scatter > FAT_SCATTER && out->conf > CONF_MEDIUM)
+		out->conf = CONF_MEDIUM;
+	if (scatter > 2 * FAT_SCATTER)
+		out->conf = CONF_LOW;
+	out->evidence[0] = 0;
+	if (slots_split(rows, n, ncols, &slots)) {
+		name_fast_columns(out->evidence, sizeof(out->evidence), slots.k, slots.as_fast);
+		fmt_append(out->evidence, sizeof(out->evidence),
+			   " fast (%.1fx the slower ones) in %d of %d rows: a later column as fast as the "
+			   "leading one%s means the speed comes from the card's open slots, not from the "
+			   "place; ", slots.over_slow, slots.apart, n, slots.k > 1 ? "s" : "");
+	}
+	fmt_append(out->evidence, sizeof(out->evidence),
+		   "first erase blocks not faster than every later one for writes <= %s (%d rows, %d "
+		   "columns, scattering by %.0f%%)", fmt_size(a, e / 8), n, ncols, 100 * scatter);
+}
+
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -503,15 +667,13 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	const struct rate_row *rows[64];
 	uint64_t div = 8;
 	int n = small_fat_rows(r, e, div, ncols, rows);
-	char a[FMT_BUF];
 	if (n < 2 || ncols < 3) {
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "too few small-write rows (%d) or columns (%d)", n, ncols);
 		return;
 	}
-	int best_k;
-	double best_share, best_speedup;
-	best_fat_split(rows, n, ncols, &best_k, &best_share, &best_speedup);
+	struct fat_split best;
+	best_fat_split(rows, n, ncols, &best);
 	/*
 	 * Page mapping saves work per write, so a FAT area stands out most for
 	 * the smallest writes and hardly for large ones (a 1.5x speedup at a
@@ -521,40 +683,16 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	 */
 	const struct rate_row *tiny[64];
 	int nt = small_fat_rows(r, e, 64, ncols, tiny);
-	bool found = best_share >= 0.7 && best_speedup >= 1.15;
 	if (nt >= 3 && nt < n) {
-		int k;
-		double share, speedup;
-		best_fat_split(tiny, nt, ncols, &k, &share, &speedup);
-		if (share >= 0.7 && speedup >= 1.15 && (!found || speedup > best_speedup)) {
+		struct fat_split sp;
+		best_fat_split(tiny, nt, ncols, &sp);
+		if (fat_found(&sp) && (!fat_found(&best) || sp.speedup > best.speedup)) {
 			memcpy(rows, tiny, (size_t)nt * sizeof(*tiny));
-			n = nt, div = 64, best_k = k, best_share = share, best_speedup = speedup;
+			n = nt, div = 64, best = sp;
 		}
 	}
-	if (best_share >= 0.7 && best_speedup >= 1.15) {
-		out->aus = best_k;
-		out->bytes = (uint64_t)best_k * e;
-		out->conf = best_share >= 0.85 && best_speedup >= 1.5 ? CONF_HIGH :
-			    best_share >= 0.7 && best_speedup >= 1.25 ? CONF_MEDIUM : CONF_LOW;
-		snprintf(out->evidence, sizeof(out->evidence),
-			 "first %d column%s %.1fx the rest, faster in %d of %d rows for writes <= %s",
-			 best_k, best_k > 1 ? "s" : "", best_speedup, (int)lround(best_share * n), n,
-			 fmt_size(a, e / div));
-		return;
-	}
-	out->conf = best_share < 0.4 && n >= 2 ? CONF_HIGH : CONF_MEDIUM;
-	if (best_share >= 0.5)
-		out->conf = CONF_LOW;
-	/*
-	 * "none" is only as sure as the columns are steady: where they scatter
-	 * by more than a FAT area's smallest saving, one could hide.
-	 */
-	double scatter = column_scatter(rows, n, ncols);
-	if (scatter > FAT_SCATTER && out->conf > CONF_MEDIUM)
-		out->conf = CONF_MEDIUM;
-	if (scatter > 2 * FAT_SCATTER)
-		out->conf = CONF_LOW;
-	snprintf(out->evidence, sizeof(out->evidence),
-		 "first erase blocks not faster than the rest for writes <= %s (%d rows, %d columns, "
-		 "scattering by %.0f%%)", fmt_size(a, e / 8), n, ncols, 100 * scatter);
+	if (fat_found(&best))
+		say_fat_area(&best, e, div, out);
+	else
+		say_no_fat_area(rows, n, ncols, &best, e, out);
 }

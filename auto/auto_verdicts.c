@@ -493,6 +493,30 @@ bool auto_opposite_replica(const struct autostate *s, long long nr, bool random)
 	return false;
 }
 
+/* The erase size the runs use is the -a estimate at high confidence. */
+static bool erase_size_sure(const struct autostate *s)
+{
+	return s->erasesize == s->erase.bytes && s->erase.conf >= CONF_HIGH;
+}
+
+/*
+ * Linear writes to one block in chunks of bs: the best rate measured at bs or
+ * any smaller chunk (a larger chunk is never slower: a latency plus a
+ * transfer), so that one disturbed sample of a row measured once (E/2, in
+ * the reference only) does not make random writes look as fast as linear ones.
+ */
+static double linear_envelope(const struct autostate *s, uint64_t bs)
+{
+	double best = 0;
+	for (uint64_t b = bs; b >= s->d->lbs && b >= s->pagesize / 2; b /= 2) {
+		double v = auto_best_rate(s, 1, false, b);
+		best = v > best ? v : best;
+		if (b % 2)
+			break;
+	}
+	return best > 0 ? best : linear_ref(s, 1, bs);
+}
+
 /*
  * Cards random-capable only for large blocks (doc/card-facts.md, Writes; SU04G in seed
  * 000: random 512KiB at linear speed, 256KiB at a third): the smallest
@@ -511,18 +535,24 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
 	/*
-	 * A cliff: a row that keeps up (HOLD_RATIO) at twice the rate of the
-	 * row below or more (the unit is copied by every smaller write), and
-	 * every larger row keeping up too. A card that cannot write out of order at all slows down gradually
-	 * instead (a backward write into a block with few chunks left costs
-	 * little): no mapping unit.
+	 * A cliff: a row that keeps up (HOLD_RATIO; at E/2 CLEAR_HOLD, where a
+	 * card that cannot write out of order at all still runs at ~0.7: its
+	 * second chunk costs one collection; and at E/2 only on an erase size
+	 * that is sure: at twice the card's, E/2 is a whole erase block, written
+	 * in order) while every smaller row runs at MAP_UNIT_CLIFF of its rate
+	 * or less (the unit is copied by every smaller write: a write of half
+	 * the unit costs at least its own time and the unit's; one slow row
+	 * among fast ones is a disturbance), and every
+	 * larger row keeping up too. A card that cannot write out of order at all
+	 * slows down gradually instead (a backward write into a block with few
+	 * chunks left costs little): no mapping unit.
 	 */
 	double r[MAX_ROWS];
 	uint64_t bs[MAX_ROWS];
 	int n = 0;
 	for (int i = rnd->r.nrows - 1; i >= 0 && n < MAX_ROWS; i--) {
 		uint64_t b = rnd->r.rows[i].blocksize;
-		double ref = linear_ref(s, 1, b), v = auto_best_rate(s, 1, true, b);
+		double ref = linear_envelope(s, b), v = auto_best_rate(s, 1, true, b);
 		if (b < s->pagesize || b >= s->erasesize || ref <= 0 || v <= 0)
 			continue;
 		bs[n] = b;
@@ -531,7 +561,11 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 			fprintf(stderr, "UNIT b=%llu v=%.0f ref=%.0f r=%.2f\n", (unsigned long long)b, v, ref, v / ref);
 	}
 	for (int k = 1; k < n; k++) {
-		if (r[k] < HOLD_RATIO || r[k - 1] > r[k] / 2)
+		bool below = true;
+		for (int j = 0; j < k; j++)
+			below &= r[j] <= MAP_UNIT_CLIFF * r[k];
+		bool half = 2 * bs[k] >= s->erasesize;
+		if (r[k] < (half ? CLEAR_HOLD : HOLD_RATIO) || !below || (half && !erase_size_sure(s)))
 			continue;
 		for (int j = k + 1; j < n; j++)
 			if (r[j] < HOLD_RATIO)
@@ -670,8 +704,9 @@ static enum confidence deciding_conf(const struct autostate *s, bool random, lon
  * of E/8 or more the decision rows have a few chunks each, and one random
  * block too many shows weakly (bench/calibration). And "no random block"
  * while random writes to one block kept up with linear ones at some size
- * of four chunks a block or more may be a mapping unit that did not show
- * as one.
+ * of two chunks a block or more (at E/2 at CLEAR_HOLD: a card that cannot
+ * write out of order at all runs it at ~0.7) may be a mapping unit that did
+ * not show as one.
  */
 static void limit_random_rows(const struct autostate *s, bool random, struct count_estimate *out,
 			      char *why, size_t n)
@@ -688,9 +723,21 @@ static void limit_random_rows(const struct autostate *s, bool random, struct cou
 	}
 	if (out->n || out->at_least)
 		return;
-	for (uint64_t b = s->erasesize / 4; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
-		double r = auto_best_rate(s, 1, true, b), l = linear_ref(s, 1, b);
-		if (r > 0 && l > 0 && r >= HOLD_RATIO * l) {
+	/*
+	 * Only where random writes of half a block were measured too: a unit
+	 * above every row measured slows them all alike (issue 27: a 512KiB unit
+	 * on 1MiB blocks read as "0, high" from rows of E/4 and less).
+	 */
+	if (!(auto_best_rate(s, 1, true, s->erasesize / 2) > 0)) {
+		out->conf = conf_min(out->conf, CONF_LOW);
+		snprintf(why, n, "random writes of half an erase block not measured: a mapping unit "
+			 "that large may hide");
+		return;
+	}
+	for (uint64_t b = s->erasesize / 2; b >= p.d[p.nd - 1] && b >= s->d->lbs; b /= 2) {
+		double r = auto_best_rate(s, 1, true, b), l = linear_envelope(s, b);
+		double keep_up = 2 * b >= s->erasesize ? CLEAR_HOLD : HOLD_RATIO;
+		if (r > 0 && l > 0 && r >= keep_up * l) {
 			char sz[FMT_BUF];
 			out->conf = conf_min(out->conf, CONF_LOW);
 			snprintf(why, n, "random writes of %s kept up with linear ones: a mapping unit may hide",
@@ -769,6 +816,25 @@ static void note_settles(const struct autostate *s, struct count_estimate *out)
 }
 
 /*
+ * At twice the card's erase size (a busy host lifts the -a row of twice the
+ * erase block to the level, or sysfs gives an allocation unit of two), random
+ * writes to one block fill two of the card's random slots while linear ones
+ * use one at a time: the random count comes out half the card's, at most
+ * half the linear count, and its runs agree on it (issue 27: 3 random slots
+ * read as 1 at high confidence, the erase size twice the card's at medium).
+ * On an erase size that is not sure, such a count is low.
+ */
+static void limit_random_by_unsure_erase(const struct autostate *s, bool random,
+					 struct count_estimate *out)
+{
+	if (!random || erase_size_sure(s) || !s->have_lin || s->lin.at_least || out->at_least ||
+	    2 * out->n > s->lin.n)
+		return;
+	auto_limit_conf(out, CONF_LOW, "the erase size is not sure: at twice the card's, random "
+			"writes to one block fill two random slots and the count is half the card's");
+}
+
+/*
  * bound: the exact linear count when known (random mode cannot keep more
  * erase blocks open), else NULL. A lower bound is not the count: "at least
  * N" never claims more than low confidence.
@@ -791,6 +857,7 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 	if (out->at_least)
 		auto_limit_conf(out, CONF_LOW, s->cap_hit ? "--max-write reached before a collapse"
 						      : "no collapse up to the largest N tried");
+	limit_random_by_unsure_erase(s, random, out);
 	note_settles(s, out);
 }
 
