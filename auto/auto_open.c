@@ -489,7 +489,8 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 			for (int k = 0; k < s->probe.nref; k++)
 				sizes[ns++] = s->probe.ref[k];
 		else if (reference)
-			for (uint64_t b = s->erasesize / 4; b >= s->probe.d[1] && ns < MAX_ROWS; b /= 2)
+			for (uint64_t b = s->erasesize / 4; (b >= s->probe.d[1] || b >= auto_random_decision_row(s)) && ns < MAX_ROWS;
+			     b /= 2)
 				sizes[ns++] = b;
 		else {
 			auto_plan_rows(s, random, false, &p);
@@ -511,7 +512,9 @@ static int run_rows(const struct autostate *s, long long nr, bool random, bool r
 	if (reference) {
 		struct rows_plan lin;
 		auto_plan_rows(s, false, false, &lin);
-		for (uint64_t b = s->erasesize / 4; b >= lin.d[lin.nd - 1] && b >= s->d->lbs && n < MAX_ROWS;
+		uint64_t low = lin.d[lin.nd - 1] < auto_random_decision_row(s) ? lin.d[lin.nd - 1]
+										  : auto_random_decision_row(s);
+		for (uint64_t b = s->erasesize / 4; b >= low && b >= s->d->lbs && n < MAX_ROWS;
 		     b /= 2) {
 			/* room in its block for the opening and the settling writes */
 			uint64_t fit = s->erasesize / b - 1;
