@@ -139,7 +139,7 @@ static void fresh_block(struct autostate *s, int j)
 	s->probe.used[j] = true;
 	s->probe.wp[j] = 0;
 	s->probe.stale[j] = false;
-	if (!getenv("FB_NO_DISCARD") && dev_discard(s->d, block_start(s, j), s->erasesize, &ns) == 0)
+	if (!s->probe.keep_data && dev_discard(s->d, block_start(s, j), s->erasesize, &ns) == 0)
 		s->discard_ns += ns;
 }
 
@@ -627,6 +627,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (s->dirty)
 		auto_pause(s);
 	settle = -1;
+	s->probe.keep_data = random && !getenv("FB_DISCARD_RANDOM");
 	if (!spread && (!place_blocks(s, nr, per_block + flushes + open_row + settling, true, at) ||
 			!open_blocks(s, nr, chunk, random, settle_rows, per_block + flushes, &settle)))
 		return NULL;
@@ -692,6 +693,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		}
 	}
 	run->settle = settle;
+	s->probe.keep_data = false;
 	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] += timed;
 	auto_judge_run(s, run);
 	if (run->cut_by_cap) {
