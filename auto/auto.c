@@ -370,8 +370,22 @@ static void run_write_phase(struct autostate *s)
 	 */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
 	bool no_geometry = !s->erase.bytes && s->lin.at_least;
+	/*
+	 * Every linear run went to a write cache the budget could not pass
+	 * (auto_judge_determinable: "write-cache"): random runs go there too,
+	 * and so did the FAT check, whose columns run alike in the cache (issue
+	 * 27: "no FAT area", high, on cards with one). Random writes to one
+	 * block only, and the FAT area unknown.
+	 */
+	bool cache_hides = s->lin.at_least && s->cache_checked && !s->cache_bytes;
 	progress_run_step(STEP_RANDOM);
-	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry ? 1 : OPEN_AU_MAX_NR);
+	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry || cache_hides ? 1 : OPEN_AU_MAX_NR);
+	if (cache_hides && s->have_fat && !s->fatest.aus) {
+		size_t len = strlen(s->fatest.evidence);
+		s->fatest.conf = CONF_NONE;
+		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%smeasured inside a write cache "
+			   "that took every run, where the columns run alike", len ? "; " : "");
+	}
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
 	/*
