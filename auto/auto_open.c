@@ -186,10 +186,6 @@ bool auto_probe_row(struct autostate *s, long long nr, const struct probe_row *p
 	add_status(st, &r.st);
 	auto_note_status(s, &r.st);
 	bool ok = r.nrows == 1 && !r.st.partial && !r.rows[0].failed[0];
-	if (getenv("FB_PROBE_DEBUG"))
-		fprintf(stderr, "probe N=%lld chunk=%llu rounds=%d rnd=%d at0=%llu lane0=%d wp0=%llu rate=%.0f dirty=%d\n",
-			nr, (unsigned long long)pr->chunk, pr->rounds, pr->random, (unsigned long long)at[0],
-			s->probe.lane[0], (unsigned long long)s->probe.wp[0], r.nrows ? r.rows[0].rate[0] : -1, s->dirty);
 	if (r.nrows)
 		*out = r.rows[0];
 	for (int j = 0; j < nr; j++)
@@ -627,7 +623,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (s->dirty)
 		auto_pause(s);
 	settle = -1;
-	s->probe.keep_data = random && !getenv("FB_DISCARD_RANDOM");
+	s->probe.keep_data = random;
 	if (!spread && (!place_blocks(s, nr, per_block + flushes + open_row + settling, true, at) ||
 			!open_blocks(s, nr, chunk, random, settle_rows, per_block + flushes, &settle)))
 		return NULL;
@@ -700,14 +696,6 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		s->cap_hit = true;
 		if (run->verdict == RUN_HOLDS)
 			run->verdict = RUN_UNCLEAR;
-	}
-	if (getenv("FB_PROBE_DEBUG")) {
-		fprintf(stderr, "RUN N=%lld rnd=%d ref=%d d=%llu/%llu verdict=%s ratio=%.3f/%.3f rows:", nr, random,
-			reference, (unsigned long long)s->probe.d[0], (unsigned long long)s->probe.d[1],
-			results_collapse_name(run->verdict), run->ratio[0], run->ratio[1]);
-		for (int k = 0; k < run->r.nrows; k++)
-			fprintf(stderr, " %llu:%.0f", (unsigned long long)run->r.rows[k].blocksize, run->r.rows[k].rate[0]);
-		fprintf(stderr, "\n");
 	}
 	if (run->verdict != RUN_HOLDS) {
 		s->dirty = true;

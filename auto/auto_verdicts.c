@@ -548,8 +548,6 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 	for (int i = 0; i < s->nruns; i++)
 		if (run_counts(s, &s->runs[i], 1, true) && s->runs[i].reference)
 			rnd = &s->runs[i];
-	if (getenv("FB_PROBE_DEBUG"))
-		fprintf(stderr, "UNIT rnd=%p combined=%d\n", (const void *)rnd, rnd ? (int)combined_reference(s) : -1);
 	if (!rnd || combined_reference(s) != RUN_HOLDS)
 		return 0;
 	/*
@@ -575,8 +573,6 @@ uint64_t auto_random_mapping_unit(const struct autostate *s)
 			continue;
 		bs[n] = b;
 		r[n++] = v / ref;
-		if (getenv("FB_PROBE_DEBUG"))
-			fprintf(stderr, "UNIT b=%llu v=%.0f ref=%.0f r=%.2f\n", (unsigned long long)b, v, ref, v / ref);
 	}
 	for (int k = 1; k < n; k++) {
 		bool below = true;
