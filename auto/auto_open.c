@@ -623,7 +623,7 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	if (s->dirty)
 		auto_pause(s);
 	settle = -1;
-	s->probe.keep_data = random;
+	s->probe.keep_data = random && nr > 1;
 	if (!spread && (!place_blocks(s, nr, per_block + flushes + open_row + settling, true, at) ||
 			!open_blocks(s, nr, chunk, random, settle_rows, per_block + flushes, &settle)))
 		return NULL;
