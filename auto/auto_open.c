@@ -120,6 +120,9 @@ static bool place_blocks(struct autostate *s, long long nr, uint64_t need, bool 
 			fresh_block(s, j);
 		}
 		at[j] = block_start(s, j) + s->probe.wp[j];
+		/* a block moved on past the device's end (a device of few erase blocks): no row */
+		if (block_start(s, j) + s->erasesize > s->d->size)
+			return false;
 	}
 	return true;
 }
@@ -139,7 +142,8 @@ static void fresh_block(struct autostate *s, int j)
 	s->probe.used[j] = true;
 	s->probe.wp[j] = 0;
 	s->probe.stale[j] = false;
-	if (!s->probe.keep_data && dev_discard(s->d, block_start(s, j), s->erasesize, &ns) == 0)
+	if (!s->probe.keep_data && block_start(s, j) + s->erasesize <= s->d->size &&
+	    dev_discard(s->d, block_start(s, j), s->erasesize, &ns) == 0)
 		s->discard_ns += ns;
 }
 
