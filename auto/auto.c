@@ -58,36 +58,36 @@ static void choose_write_geometry(struct autostate *s)
 				  "room for the write tests)" : "the common default (no estimate)";
 	}
 	s->pagesize = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
-	s->max_write = s->o->max_write;
-	if (!s->max_write) {
-		s->max_write = 1024 * s->erasesize;
-		if (s->max_write < AUTO_MAX_WRITE_FLOOR)
-			s->max_write = AUTO_MAX_WRITE_FLOOR;
-	}
 }
 
 /*
  * The open-AU runs start past the FAT area: a page-mapped block among them
  * needs no open slot and would add one to the count. The area may have gone
  * unnoticed (it can stand out only for writes of a page or two), so they
- * also start no earlier than the fifth erase block.
+ * also start no earlier than the fifth erase block, and past the blocks
+ * the --find-fat run writes out of order (a run's blocks go on where they
+ * were, and one left in random mode there would slow its linear writes).
  */
 static void choose_open_offset(struct autostate *s)
 {
 	struct params dp = *s->p;
 	uint64_t e = s->erasesize;
+	uint64_t fat_end = (uint64_t)(s->p->fat_nr > 4 ? s->p->fat_nr : 4) * e;
 
 	dp.erasesize = e;
 	s->open_offset = open_au_default_offset(&dp);
-	if (s->open_offset < 4 * e)
-		s->open_offset = 4 * e;
+	if (s->open_offset < fat_end)
+		s->open_offset = fat_end;
 	if (s->have_fat && s->fatest.aus > 0) {
 		uint64_t past = (s->fatest.bytes + e - 1) / e * e + e;
 		if (past > s->open_offset)
 			s->open_offset = past;
 	}
-	if (s->open_offset != s->placed_offset || e != s->placed_erasesize)
+	if (s->open_offset != s->placed_offset || e != s->placed_erasesize) {
 		s->prev_nr = 0;	/* other blocks: no run before at these places */
+		auto_probe_reset(s);
+		auto_probe_rows_init(s);
+	}
 	s->placed_offset = s->open_offset;
 	s->placed_erasesize = e;
 }
@@ -232,28 +232,153 @@ static void note_no_room(struct autostate *s)
 	}
 }
 
+/*
+ * No run collapsed up to the largest N, yet -a shows an erase-block step:
+ * the runs may all have gone to a write cache (issue 27).
+ */
+static bool cache_suspected(const struct autostate *s)
+{
+	struct bracket b = auto_bracket(s, false);
+	return s->erase.bytes && !b.collapse && b.hold >= OPEN_AU_MAX_NR && !s->cache_checked &&
+	       !s->stop;
+}
+
+static void remeasure(struct autostate *s);
+
+/* The FAT check, its bytes counted as its own (the settling before its runs is the settling's). */
+static void run_fat_check(struct autostate *s)
+{
+	uint64_t before = s->d->bytes_written, settled = s->spent[SPENT_SETTLE];
+	auto_run_find_fat(s);
+	s->spent[SPENT_FAT] += s->d->bytes_written - before - (s->spent[SPENT_SETTLE] - settled);
+}
+
+static void forget_fat(struct autostate *s)
+{
+	for (int i = 0; i < s->nfat; i++)
+		rate_result_free(&s->fat_runs[i]);
+	if (s->have_fat)
+		rate_result_free(&s->fat);
+	s->nfat = 0;
+	s->have_fat = false;
+	memset(&s->fatest, 0, sizeof(s->fatest));
+}
+
+/*
+ * Writes in order look for the cache's end, leaving room to measure again
+ * what was measured in it; past it, the FAT check and the linear search
+ * run again (the card's erase-block rules apply from there on).
+ */
+static void look_past_a_cache(struct autostate *s)
+{
+	uint64_t again = s->spent[SPENT_REFERENCE] + s->spent[SPENT_LINEAR] + s->spent[SPENT_SETTLE] +
+			 s->spent[SPENT_FAT];
+	if (!auto_pass_cache(s, again + s->plan.est[SPENT_RANDOM]))
+		return;
+	remeasure(s);
+}
+
+/* Past a write cache: the reference, the FAT check and the linear search again. */
+static void remeasure(struct autostate *s)
+{
+	s->dirty = true;
+	s->dirty_why = "the write cache passed";
+	auto_probe_reset(s);
+	auto_probe_rows_init(s);
+	auto_search_open_aus(s, false, 1);
+	if (!s->cache_slow_rate)	/* the cache's end seen in the runs: the native rate is the reference's */
+		s->cache_slow_rate = auto_best_rate(s, 1, false, s->probe.d[0]);
+	forget_fat(s);
+	run_fat_check(s);
+	choose_open_offset(s);
+	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
+	recheck_bigger_erase(s);
+}
+
+/*
+ * A write cache that ran out during the search (issue 27): linear writes
+ * to one block no longer run as fast as the reference did. A run at N=1
+ * after the search, and a second where it fell below COLLAPSE_RATIO at
+ * both decision rows, tell: every run since may have been measured past a
+ * cliff that is not an open-AU limit.
+ */
+static bool rate_fell(struct autostate *s)
+{
+	/* (behind a buffer larger than a run can fill, a check is timed through the work before it) */
+	if (s->regime || s->stop || !s->erase.bytes || auto_buffer_blurs(s))
+		return false;
+	/* no pause between them: idle time folds a write cache back */
+	bool pauses = s->no_pauses, fell = true;
+	s->no_pauses = true;
+	for (int k = 0; k < 2 && fell; k++) {
+		const struct au_run *r = auto_measure_check(s, 1, false);
+		fell = r && r->ratio[0] > 0 && r->ratio[0] < COLLAPSE_RATIO && r->ratio[1] < COLLAPSE_RATIO;
+	}
+	s->no_pauses = pauses;
+	return fell;
+}
+
+/* The rate fell during the search: from there on the card writes at its native rate. */
+static void measure_again_past_it(struct autostate *s)
+{
+	uint64_t before_first_slow = 0;
+	for (int i = 0; i < s->nruns && !before_first_slow; i++)
+		if (s->runs[i].verdict != RUN_HOLDS && !s->runs[i].reference)
+			before_first_slow = s->runs[i].written_before;
+	auto_note_cache_ended(s, before_first_slow);
+	remeasure(s);
+}
+
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
 	auto_progress_step(s, STEP_FAT);
 	choose_open_offset(s);
+	auto_make_plan(s);
 	/* the card comes in whatever state its last use left it */
 	s->dirty = true;
 	s->dirty_why = "the card as it came";
+	auto_measure_buffer(s);
 	auto_search_open_aus(s, false, 1);	/* the linear reference, twice */
-	auto_run_find_fat(s);
+	run_fat_check(s);
+	uint64_t fat_offset = s->open_offset;
 	choose_open_offset(s);	/* past a FAT area (runs at another offset are not current) */
+	if (s->open_offset != fat_offset)
+		s->dirty = true;	/* the reference is measured again at the new place */
 
 	auto_progress_step(s, STEP_OPEN);
 	auto_search_open_aus(s, false, OPEN_AU_MAX_NR);
 	recheck_bigger_erase(s);
+	if (cache_suspected(s))
+		look_past_a_cache(s);
+	else if (rate_fell(s))
+		measure_again_past_it(s);
 	auto_estimate_open_aus(s, false, NULL, &s->lin);
 	s->have_lin = true;
 
-	/* random mode cannot keep more erase blocks open than linear mode */
+	/*
+	 * Random mode cannot keep more erase blocks open than linear mode; on a
+	 * card that shows no geometry, random writes to one block tell whether
+	 * it has any translation effect at all, and no more is written.
+	 */
 	bool lin_exact = s->lin.n > 0 && !s->lin.at_least;
+	bool no_geometry = !s->erase.bytes && s->lin.at_least;
+	/*
+	 * Every linear run went to a write cache the budget could not pass
+	 * (auto_judge_determinable: "write-cache"): random runs go there too,
+	 * and so did the FAT check, whose columns run alike in the cache (issue
+	 * 27: "no FAT area", high, on cards with one). Random writes to one
+	 * block only, and the FAT area unknown.
+	 */
+	bool cache_hides = s->lin.at_least && s->cache_checked && !s->cache_bytes;
 	auto_progress_step(s, STEP_RANDOM);
-	auto_search_open_aus(s, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
+	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry || cache_hides ? 1 : OPEN_AU_MAX_NR);
+	if (cache_hides && s->have_fat && !s->fatest.aus) {
+		size_t len = strlen(s->fatest.evidence);
+		s->fatest.conf = CONF_NONE;
+		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%smeasured inside a write cache "
+			   "that took every run, where the columns run alike", len ? "; " : "");
+	}
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
 	/*
@@ -283,6 +408,7 @@ static void run_write_phase(struct autostate *s)
 		if (s->fatest.conf > CONF_LOW)
 			s->fatest.conf = CONF_LOW;
 	}
+	auto_judge_determinable(s);
 }
 
 static void free_state(struct autostate *s)
@@ -324,8 +450,12 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	uint64_t advertised = d->size;
 	/* read-only, alignment is the only step */
 	auto_progress_begin(s);
-	if (o->destructive)
+	if (o->destructive) {
+		auto_plan_budget(s);
 		auto_run_capacity_first(s);
+		s->spent[SPENT_CAPACITY] = d->bytes_written;
+		auto_budget_after_capacity(s);
+	}
 	auto_progress_step(s, STEP_ALIGN);
 	rc = s->error[0] ? s->status : s->stop ? 0 : auto_run_alignment(s);
 	if (rc) {
@@ -344,8 +474,12 @@ int auto_run(struct dev *d, const struct params *p, const struct auto_opts *o, F
 	if (o->destructive && !s->stop)
 		run_write_phase(s);
 	auto_progress_step(s, STEP_CLASS);
-	if (o->destructive && !s->stop)
+	if (o->destructive && !s->stop) {
+		uint64_t before = d->bytes_written;
+		s->max_write = s->plan.budget;	/* what the write phase left for it */
 		auto_run_class(s);	/* after --capacity and the write phase, inside the real size */
+		s->spent[SPENT_CLASS] += d->bytes_written - before;
+	}
 	d->size = advertised;	/* the report shows what the card claims */
 	progress_run_end();
 

@@ -292,8 +292,8 @@ int auto_run_alignment(struct autostate *s)
 void auto_run_capacity_first(struct autostate *s)
 {
 	char err[1024] = "";
-	/* the check and its restores count too; the default cap is not known yet: its floor */
-	uint64_t cap = s->o->max_write ? s->o->max_write : AUTO_MAX_WRITE_FLOOR;
+	/* the check and its restores count too */
+	uint64_t cap = s->max_write;
 
 	s->have_cap = true;
 	if (capacity_run(s->d, NULL, NULL, cap, &s->cap, err, sizeof err) < 0) {

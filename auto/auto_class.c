@@ -11,21 +11,53 @@
 #include "lib/units.h"
 #include "vm.h"
 
-void auto_run_class(struct autostate *s)
+/* What --max-write (or the write plan's budget) leaves; 0 where there is no limit. */
+static uint64_t bytes_left(const struct autostate *s)
+{
+	return s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
+}
+
+/* The class check's room: its passes fit what is left (1: nothing left). */
+static uint64_t class_room(const struct autostate *s)
+{
+	uint64_t left = bytes_left(s);
+	return s->max_write ? (left ? left : 1) : 0;
+}
+
+static struct class_opts class_options(const struct autostate *s)
 {
 	struct class_opts co = { .claim = s->o->claim, .sysfs_root = "/sys" };
-	struct class_result *r = calloc(1, sizeof *r);
-	char err[1024] = "", line[1024], a[FMT_BUF];
-
-	if (!r)
-		return;
 	/* the erase size the run found, as --erasesize would give it */
 	if (s->erase.bytes && s->erase.conf >= CONF_LOW && s->erase.bytes % s->d->lbs == 0) {
 		co.erasesize = s->erase.bytes;
 		co.erase_source = "--auto's alignment estimate";
 	}
-	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
-	co.room = s->max_write ? (left ? left : 1) : 0;	/* its passes fit what --max-write leaves */
+	co.room = class_room(s);
+	return co;
+}
+
+/* What the class check would write, its restore included (no I/O); 0: no claim to check. */
+uint64_t auto_class_planned(struct autostate *s)
+{
+	struct class_opts co = class_options(s);
+	struct class_result *r = calloc(1, sizeof *r);
+	char err[1024];
+	uint64_t bytes = 0;
+	if (r && class_prepare(s->d, &co, r, err, sizeof err) == 0 && r->nclaims)
+		bytes = r->plan.total_bytes;
+	free(r);
+	return bytes;
+}
+
+void auto_run_class(struct autostate *s)
+{
+	struct class_opts co = class_options(s);
+	struct class_result *r = calloc(1, sizeof *r);
+	char err[1024] = "", line[1024], a[FMT_BUF];
+	uint64_t left = bytes_left(s);
+
+	if (!r)
+		return;
 	if (class_prepare(s->d, &co, r, err, sizeof err) < 0 || !r->nclaims) {
 		if (err[0])
 			warnx_fb("--auto: class check not run: %s", err);

@@ -51,7 +51,7 @@ static bool fat_run(struct autostate *s, const struct params *fp, uint64_t row_b
 	p.keep_going_arg = w;
 	struct rate_result *r = &s->fat_runs[s->nfat++];
 	int64_t before = s->d->device_ns;
-	measure_find_fat(s->d, &p, r);
+	auto_fat_probe(s, &p, r);
 	s->write_ns += s->d->device_ns - before;
 	auto_note_status(s, &r->st);
 	/* random writes to six blocks may leave some open and work owed */
@@ -151,7 +151,7 @@ void auto_run_find_fat(struct autostate *s)
 	fp.offset_set = false;
 	if (find_fat_check(s->d, &fp, msg, sizeof(msg)) < 0)
 		return;
-	uint64_t row_bytes = (uint64_t)fp.fat_nr * e, rows = 1;
+	uint64_t row_bytes = auto_fat_row_bytes(s, &fp), rows = 1;
 	for (uint64_t b = first; b > last; b /= 2)
 		rows++;
 	bool complete = true;

@@ -88,6 +88,34 @@ static void say_open_limit(FILE *f, const struct autostate *s, const struct coun
 	fprintf(f, "%s.\n", sure ? "" : " (not certain: see rerun below)");
 }
 
+/* "35MB/s": a write rate as people read them (decimal megabytes) */
+static const char *mbps(char *buf, size_t n, double rate)
+{
+	snprintf(buf, n, "%.*fMB/s", rate < 10e6 ? 1 : 0, rate / 1e6);
+	return buf;
+}
+
+/* A RAM buffer or a write cache, where the runs showed one (issue 27). */
+static void say_write_path(FILE *f, const struct autostate *s)
+{
+	char b[FMT_BUF], r1[32], r2[32];
+	/* past the buffer: linear writes to one block, timed on their own work (the reference) */
+	double past = s->probe.nref ? auto_best_rate(s, 1, false, s->probe.ref[0]) : 0;
+	if (s->buffer_bytes)
+		fprintf(f, "  Writes after a pause are buffered: the first ~%s went at %s, then %s (a RAM\n"
+			"  buffer); every write test here was timed past it.\n", fmt_size(b, s->buffer_bytes),
+			mbps(r1, sizeof r1, s->buffer_fast_rate),
+			mbps(r2, sizeof r2, past > 0 ? past : s->buffer_slow_rate));
+	if (s->cache_bytes)
+		fprintf(f, "  Writes after idle go to a write cache: the first ~%s are written at %s, then\n"
+			"  %s; the open erase blocks were counted past it (%s is not the card's rate).\n",
+			fmt_size(b, s->cache_bytes), mbps(r1, sizeof r1, s->cache_fast_rate),
+			mbps(r2, sizeof r2, s->cache_slow_rate), r1);
+	else if (s->cache_checked && s->cache_looked)
+		fprintf(f, "  Every write ran at one rate, also %s more written in order: a write cache\n"
+			"  larger than what was written may have taken them all.\n", fmt_size(b, s->cache_looked));
+}
+
 /* The verdict in plain words; the numbers and their confidence follow. */
 static void print_summary(FILE *f, const struct autostate *s)
 {
@@ -127,6 +155,7 @@ static void print_summary(FILE *f, const struct autostate *s)
 	if (s->map_unit)
 		fprintf(f, "  Random writes keep up with linear ones from %s up (a %s mapping unit).\n",
 			fmt_size(e, s->map_unit), fmt_size(p, s->map_unit));
+	say_write_path(f, s);
 	if (s->have_fat && s->fatest.aus > 0)
 		fprintf(f, "  The first %s (%d erase block%s) take small writes faster: a FAT area.\n",
 			fmt_size(e, s->fatest.bytes), s->fatest.aus, s->fatest.aus == 1 ? "" : "s");
@@ -144,10 +173,26 @@ static void print_size_estimate(FILE *f, const char *what, const struct size_est
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
 }
 
-static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c,
-				 bool verbose)
+/* "no visible geometry": the reason of a not-determinable verdict, as the report says it */
+static const char *nd_words(const char *reason)
 {
-	if (c->n > 0 || c->conf > CONF_NONE)
+	static const char *const words[][2] = {
+		{ "write-cache", "a write cache takes the writes" }, { "ram-buffer", "a RAM buffer blurs the runs" },
+		{ "noise", "host noise as large as the effect" }, { "budget", "the write budget ran out" },
+		{ "no-geometry", "no visible geometry" }, { "device-too-small", "the device is too small" },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(reason, words[i][0]))
+			return words[i][1];
+	return reason;
+}
+
+static void print_count_estimate(FILE *f, const char *what, const struct count_estimate *c,
+				 const struct not_determinable *nd, bool verbose)
+{
+	if (nd->reason)
+		fprintf(f, "  %-22s not determinable on this card (%s)\n", what, nd_words(nd->reason));
+	else if (c->n > 0 || c->conf > CONF_NONE)
 		fprintf(f, "  %-22s %s%d (%s confidence)\n", what, c->at_least ? "at least " : "", c->n,
 			results_confidence_name(c->conf));
 	else
@@ -220,6 +265,10 @@ static void print_raw(FILE *f, const struct autostate *s)
 				r->r.offset, r->random ? " --random" : "", results_collapse_name(r->verdict));
 			if (r->r.nrows && r->r.rows[0].blocksize != r->r.erasesize)
 				fprintf(f, ", rows from %s", fmt_size(e, r->r.rows[0].blocksize));
+			/* the line runs the original's whole rows; --auto wrote a few chunks a block */
+			if (r->r.nrows && r->r.rows[0].bytes[0] < (uint64_t)r->nr * r->r.erasesize)
+				fprintf(f, ", --auto's probe: %s a block a row",
+					fmt_size(b, r->r.rows[0].bytes[0] / (uint64_t)r->nr));
 			if (reps > 1)
 				fprintf(f, ", run %d of %d", rep, reps);
 			if (r->settle >= 0)
@@ -234,6 +283,61 @@ static void print_raw(FILE *f, const struct autostate *s)
 	}
 }
 
+/* "1.2%", "0.04%", "105%": a share of the card */
+static const char *share_text(char *buf, size_t n, uint64_t part, uint64_t whole)
+{
+	double pct = whole ? 100.0 * (double)part / (double)whole : 0;
+	snprintf(buf, n, "%.*f%%", pct < 0.1 ? 2 : pct < 10 ? 1 : 0, pct);
+	return buf;
+}
+
+/* "budget 655MiB (2.0% of the card, the default): capacity 16MiB, FAT area 48MiB, ..." */
+static void print_budget(FILE *f, const struct autostate *s)
+{
+	static const char *const words[NSPENT] = {
+		[SPENT_CAPACITY] = "capacity check", [SPENT_REFERENCE] = "reference",
+		[SPENT_FAT] = "FAT area", [SPENT_LINEAR] = "open blocks", [SPENT_RANDOM] = "random writes",
+		[SPENT_SETTLE] = "settling", [SPENT_CACHE] = "write cache", [SPENT_CLASS] = "class check",
+	};
+	char b[FMT_BUF], pct[16], line[512] = "";
+	if (!s->plan.budget_source)
+		return;
+	for (int p = 0; p < NSPENT; p++)
+		if (s->spent[p])
+			fmt_append(line, sizeof line, "%s%s %s", line[0] ? ", " : "", words[p],
+				   fmt_size(b, s->spent[p]));
+	fprintf(f, "  %-22s %s (%s of the card, %s)%s%s\n", "budget", fmt_size(b, s->plan.budget),
+		share_text(pct, sizeof pct, s->plan.budget, s->d->size),
+		strcmp(s->plan.budget_source, "default") ? "--max-write" : "the default",
+		line[0] ? ": " : "", line);
+}
+
+/*
+ * Why the write phase stopped where a verdict is not determinable: what was
+ * written, why more cannot decide, and the line that would try anyway.
+ */
+static void print_stop(FILE *f, const struct autostate *s)
+{
+	const struct not_determinable *nds[2] = { &s->nd_lin, &s->nd_rnd };
+	const char *names[2] = { "open-AU count", "random open-AU count" };
+	char b[FMT_BUF], pct[16];
+	for (int i = 0; i < 2; i++) {
+		const struct not_determinable *nd = nds[i];
+		if (!nd->reason || (i == 1 && s->nd_lin.reason && !strcmp(s->nd_lin.why, nd->why)))
+			continue;
+		bool both = i == 0 && s->nd_rnd.reason && !strcmp(s->nd_rnd.why, nd->why);
+		fprintf(f, "  %-22s wrote %s (%s of the card): the %s%s not determinable here: %s",
+			i && !both ? "" : "stopped", fmt_size(b, s->d->bytes_written),
+			share_text(pct, sizeof pct, s->d->bytes_written, s->d->size),
+			both ? "open-AU counts" : names[i], both ? " are" : " is", nd->why);
+		if (nd->command[0])
+			fprintf(f, "; to try anyway (writes %s):\n  %-22s %s\n", fmt_size(b, nd->cost_bytes), "",
+				nd->command);
+		else
+			fprintf(f, ".\n");
+	}
+}
+
 /* The commands that settle an uncertain count: the runs at N and N+1, each to repeat. */
 static int rerun_commands(const struct autostate *s, char cmds[4][512])
 {
@@ -241,7 +345,8 @@ static int rerun_commands(const struct autostate *s, char cmds[4][512])
 	for (int m = 0; m < 2; m++) {
 		bool random = m == 1;
 		const struct count_estimate *c = random ? &s->rnd : &s->lin;
-		if (!(random ? s->have_rnd : s->have_lin) || c->conf > CONF_LOW || s->no_effects)
+		if (!(random ? s->have_rnd : s->have_lin) || c->conf > CONF_LOW || s->no_effects ||
+		    (random ? s->nd_rnd : s->nd_lin).reason)
 			continue;
 		struct bracket b = auto_bracket(s, random);
 		long long pts[2] = { b.hold, b.collapse ? b.collapse : b.hold + 1 };
@@ -334,18 +439,21 @@ void auto_print_text(FILE *f, const struct autostate *s)
 	print_size_estimate(f, "page size", &s->page, v);
 	if (s->o->destructive) {
 		if (s->have_lin)
-			print_count_estimate(f, "open erase blocks", &s->lin, v);
+			print_count_estimate(f, "open erase blocks", &s->lin, &s->nd_lin, v);
 		if (s->have_rnd)
-			print_count_estimate(f, "open, random writes", &s->rnd, v);
+			print_count_estimate(f, "open, random writes", &s->rnd, &s->nd_rnd, v);
 		if (s->have_fat)
 			print_fat_estimate(f, &s->fatest, v);
 		else if (s->have_lin)
 			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
 				s->cap_hit ? " (--max-write reached)" : "");
-		fprintf(f, "  %-22s %s", "written", fmt_size(b, s->d->bytes_written));
+		fprintf(f, "  %-22s %s (%s of the card)", "written", fmt_size(b, s->d->bytes_written),
+			share_text(t, sizeof t, s->d->bytes_written, s->d->size));
 		fprintf(f, " in %s of device time, erase size %s from %s", fmt_time(t, s->write_ns),
 			fmt_size(b, s->erasesize), s->erase_source ? s->erase_source : "-");
 		fprintf(f, "%s\n", s->cap_hit ? "; --max-write reached" : "");
+		print_budget(f, s);
+		print_stop(f, s);
 	}
 	fprintf(f, "  %-22s %d run%s of -a, %s of device time\n", "alignment", s->nalign,
 		s->nalign == 1 ? "" : "s", fmt_time(t, s->align_ns));
@@ -456,6 +564,70 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 		st->failed_because = s->cap.restore_error;
 }
 
+/* A count, and where the card makes it undeterminable, why and the line that would decide it. */
+static void json_auto_count(struct jw *w, const char *key, const struct count_estimate *c,
+			    const struct not_determinable *nd)
+{
+	jw_object_begin(w, key);
+	json_count_fields(w, c);
+	if (nd->reason) {
+		jw_object_begin(w, "not_determinable");
+		jw_string(w, "reason", nd->reason);
+		jw_string(w, "why", nd->why);
+		if (nd->command[0])
+			jw_string(w, "command", nd->command);
+		else
+			jw_null(w, "command");
+		jw_uint(w, "cost_bytes", nd->cost_bytes);
+		jw_object_end(w);
+	}
+	jw_object_end(w);
+}
+
+/* auto.plan: the budget, what was planned and written, by purpose, and why the searches stopped */
+static void json_plan(struct jw *w, const struct autostate *s)
+{
+	const struct write_plan *pl = &s->plan;
+	jw_object_begin(w, "plan");
+	jw_uint(w, "budget_bytes", pl->budget);
+	jw_string(w, "budget_source", pl->budget_source);
+	jw_uint(w, "planned_bytes", pl->planned);
+	jw_uint(w, "written_bytes", s->d->bytes_written);
+	jw_string(w, "stopped_because", pl->stopped_because ? pl->stopped_because : "done");
+	jw_string(w, "line", pl->line);
+	jw_int(w, "max_open_au_nr", pl->max_nr);
+	jw_object_begin(w, "planned_by_purpose");
+	for (int p = 0; p < NSPENT; p++)
+		jw_uint(w, auto_purpose_name(p), pl->est[p]);
+	jw_object_end(w);
+	jw_object_begin(w, "written_by_purpose");
+	for (int p = 0; p < NSPENT; p++)
+		jw_uint(w, auto_purpose_name(p), s->spent[p]);
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+/* auto.write_path: the pauses before write tests, a RAM buffer, a write cache (issue 27) */
+static void json_write_path(struct jw *w, const struct autostate *s)
+{
+	jw_object_begin(w, "write_path");
+	jw_int(w, "pauses", s->pauses);
+	jw_int(w, "pause_ns", s->pause_ns);
+	jw_uint(w, "ram_buffer_bytes", s->buffer_bytes);
+	if (s->buffer_bytes) {
+		jw_double(w, "ram_buffer_rate_bytes_per_s", s->buffer_fast_rate);
+		jw_double(w, "past_ram_buffer_rate_bytes_per_s", s->buffer_slow_rate);
+	}
+	jw_bool(w, "write_cache_checked", s->cache_checked);
+	jw_uint(w, "write_cache_bytes", s->cache_bytes);
+	jw_uint(w, "write_cache_check_written_bytes", s->cache_looked);
+	if (s->cache_bytes) {
+		jw_double(w, "write_cache_rate_bytes_per_s", s->cache_fast_rate);
+		jw_double(w, "past_write_cache_rate_bytes_per_s", s->cache_slow_rate);
+	}
+	jw_object_end(w);
+}
+
 static void json_cost(struct jw *w, const struct autostate *s)
 {
 	jw_object_begin(w, "cost");
@@ -501,9 +673,9 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	json_size_estimate(&w, "erase_size", &s->erase);
 	json_size_estimate(&w, "page_size", &s->page);
 	if (s->have_lin)
-		json_count_estimate(&w, "open_au_linear", &s->lin);
+		json_auto_count(&w, "open_au_linear", &s->lin, &s->nd_lin);
 	if (s->have_rnd)
-		json_count_estimate(&w, "open_au_random", &s->rnd);
+		json_auto_count(&w, "open_au_random", &s->rnd, &s->nd_rnd);
 	if (s->have_fat)
 		json_fat_estimate(&w, "fat_area", &s->fatest);
 	jw_object_end(&w);
@@ -514,6 +686,10 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	jw_int(&w, "align_runs", s->nalign);
 	json_align(&w, "align", &s->align);
 	if (s->o->destructive) {
+		if (s->plan.budget_source) {
+			json_plan(&w, s);
+			json_write_path(&w, s);
+		}
 		json_write_phase(&w, s);
 	} else {
 		char next[512];

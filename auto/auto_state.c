@@ -35,7 +35,7 @@ double auto_rate_at(const struct rate_result *r, uint64_t blocksize)
 /* Runs at the erase size and place now tested (a recheck at twice the size keeps the others). */
 bool auto_current_run(const struct autostate *s, const struct au_run *r)
 {
-	return r->r.erasesize == s->erasesize && r->r.offset == s->open_offset;
+	return r->r.erasesize == s->erasesize && r->r.offset == s->open_offset && r->regime == s->regime;
 }
 
 const struct au_run *auto_find_run(const struct autostate *s, long long nr, bool random)

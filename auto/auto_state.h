@@ -53,6 +53,8 @@ struct au_run {
 	long long nr;
 	bool random;
 	bool reference;		/* the linear N=1 runs everything is compared with */
+	int regime;		/* the card's write path when measured (a write cache passed since: stale) */
+	uint64_t written_before;	/* the device's bytes written when the run began */
 	bool last_row_only;	/* a replica of a hold: the smallest decision row only */
 	bool stopped_early;	/* collapse was clear before the last row */
 	bool cut_by_cap;	/* stopped because the next row would pass --max-write */
@@ -77,6 +79,7 @@ struct settle_pass {
 #define MAX_SETTLES 64
 
 struct autostate;
+struct bracket;
 
 /* What the keep_going callback sees of a run in progress. */
 struct row_watch {
@@ -94,8 +97,93 @@ struct row_watch {
 	struct rate_row rows[MAX_ROWS];
 };
 
-/* --max-write's default is 1024 erase blocks, never below this */
-#define AUTO_MAX_WRITE_FLOOR (1ull << 30)
+/*
+ * The write budget (auto/auto_plan.c): by default a small share of the
+ * device (AUTO_BUDGET_PERCENT), at least AUTO_BUDGET_FLOOR where that is at
+ * most half the device, never more than the device; --max-write replaces it.
+ * What the plan writes is far less on most cards; the share leaves room to
+ * pass a write cache of a few percent (doc/card-facts.md, Writes).
+ */
+#define AUTO_BUDGET_PERCENT 3
+#define AUTO_BUDGET_FLOOR (256ull << 20)
+
+/* What the bytes written were for (the plan's and the report's split). */
+enum auto_purpose {
+	SPENT_CAPACITY, SPENT_REFERENCE, SPENT_FAT, SPENT_LINEAR, SPENT_RANDOM, SPENT_SETTLE,
+	SPENT_CACHE, SPENT_CLASS, NSPENT
+};
+
+/*
+ * A verdict the card makes undeterminable (INTERFACES.md): why, and the
+ * line that would decide it with what it writes. reason NULL: none.
+ */
+struct not_determinable {
+	const char *reason;	/* "write-cache", "ram-buffer", "noise", "budget", "no-geometry", "device-too-small" */
+	char why[256];
+	char command[512];
+	uint64_t cost_bytes;
+};
+
+/*
+ * --auto's probes (measure/measure_probe.c): the runs of the open-AU
+ * searches write a few chunks into each erase block, so every block of a
+ * run has a place of its own (one of PROBE_LANES erase blocks, one erase
+ * size apart) and the offset where its next writes go on.
+ */
+#define PROBE_LANES 6
+#define PROBE_TOP_ROW (256u << 10)	/* the reference's largest row, at most */
+#define PROBE_ROW_WRITES 8	/* a decision row writes at least this many chunks in all */
+#define DECISION_MIN (64u << 10)	/* the smaller decision row, at least (E/16 on smaller blocks) */
+#define PROBE_ROUNDS 3		/* ... and at least this many into each block */
+#define PROBE_RANDOM_ROUNDS 8	/* positions of an out-of-order row in each block */
+#define SETTLE_ROW_WRITES 8	/* writes of a settling row */
+#define SETTLE_MAX_WRITES 160	/* ... in all: 16 blocks' worth of postponed collections, a slice each */
+#define FAT_ROUNDS 32		/* chunks a FAT-area row writes into each of its blocks */
+#define FAT_WARM_ROWS 2		/* ... after rows not timed, two chunks into each */
+#define FAT_WHOLE_SHARE 4	/* the original's rows of whole blocks where 3 runs take 1/4 of the budget */
+#define NOGEO_MAX_NR 8		/* no -a step and no collapse up to here: the geometry does not show */
+#define SETTLE_FLAT 0.85	/* a settling row not faster than this times the one before: steady */
+/*
+ * The pause before a write test on a card that may owe work: cards tidy up
+ * when left alone for a fraction of a second to a few seconds (doc/card-facts.md,
+ * "Cards as they are made today"), and a RAM buffer drains.
+ */
+#define AUTO_PAUSE_NS (2500LL * 1000 * 1000)
+#define BUFFER_FLUSH 3	/* behind a RAM buffer, a row is timed after this many buffers of its own writes */
+#define BUFFER_SETTLE_ROWS 4	/* ... and settling rows are that long: fewer of them */
+struct probe_state {
+	uint64_t ref[MAX_ROWS];	/* the linear reference's rows, largest first */
+	int nref;
+	int ref_rounds;		/* chunks per block in each */
+	uint64_t d[2];		/* the decision rows: d[0] = 2 * d[1] */
+	bool chosen;		/* from the reference's noise (else a first guess) */
+	uint64_t stride;	/* from one block of a run to the next */
+	int lane[OPEN_AU_MAX_NR];
+	uint64_t wp[OPEN_AU_MAX_NR];	/* where block j's next write goes, inside its erase block */
+	bool used[OPEN_AU_MAX_NR];	/* block j was written at its lane */
+	bool stale[OPEN_AU_MAX_NR];	/* ... and may have been collected since: move on before writing */
+	int settle_lane;	/* the settling stream's erase block, past the 32 places */
+	uint64_t settle_wp;
+	bool settle_used;
+	/*
+	 * A random run's blocks are not discarded when they move on: a card
+	 * collects a discarded block for an erase, so the collections of a run
+	 * past the random slots cost nothing to see (a 1.5MiB card with 15 random
+	 * slots ran N=16 at 0.97 of N=1, and said 16 at high confidence).
+	 */
+	bool keep_data;
+};
+
+/* the write plan, stated before the first write of the write phase */
+struct write_plan {
+	uint64_t budget;	/* bytes --auto may write in all, the capacity check included */
+	const char *budget_source;	/* "default" or "max-write" */
+	uint64_t planned;	/* what the plan expects to write */
+	uint64_t est[NSPENT];	/* ... by purpose */
+	int max_nr;		/* the largest N the open-AU searches can afford */
+	char line[512];		/* the plan as the user is told it */
+	const char *stopped_because;	/* "done", "budget", "not-determinable", "interrupted", "error" */
+};
 
 struct autostate {
 	struct dev *d;
@@ -148,6 +236,25 @@ struct autostate {
 	struct class_result *cls;	/* --class after the write phase (auto/auto_class.c); NULL: none ran */
 	char error[1280];	/* why the run could not start (or its capacity check), for the JSON document */
 	uint64_t map_unit;	/* random writes keep up from this size up; 0: none seen */
+
+	/* the plan and what was written for what (auto/auto_plan.c) */
+	struct write_plan plan;
+	uint64_t spent[NSPENT];
+	struct probe_state probe;
+	uint64_t fat_wp[RATE_MAX_COLS];	/* where the FAT check's next writes go in each of its blocks */
+	int64_t discard_ns;	/* discards of blocks before they are written again */
+	struct not_determinable nd_lin, nd_rnd;
+	/* the card's write path (auto/auto_cache.c) */
+	int pauses;		/* dev_idle pauses before write tests */
+	int64_t pause_ns;	/* their sum */
+	bool no_pauses;		/* a write cache seen: a pause would fold it back */
+	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
+	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
+	int regime;		/* 0, or 1 once a write cache was passed: runs before it are stale */
+	bool cache_checked;	/* writes in order looked for the end of a write cache */
+	uint64_t cache_bytes;	/* written after idle before the rate fell; 0: no end seen */
+	uint64_t cache_looked;	/* bytes the check wrote (the end not seen: at least this much cached) */
+	double cache_fast_rate, cache_slow_rate;
 };
 
 struct advice {
@@ -199,19 +306,76 @@ int auto_run_alignment(struct autostate *s);
 void auto_run_capacity_first(struct autostate *s);
 /* the class check, when a claim is known (auto/auto_class.c) */
 void auto_run_class(struct autostate *s);
+uint64_t auto_class_planned(struct autostate *s);
 
 /* the FAT-area check (auto/auto_fat.c) */
 void auto_run_find_fat(struct autostate *s);
+/* Its runs as probes (auto/auto_open.c): what a row writes, and one run into r. */
+uint64_t auto_fat_row_bytes(const struct autostate *s, const struct params *fp);
+/* What one FAT run is planned to write. */
+uint64_t auto_fat_planned(const struct autostate *s);
+int auto_fat_probe(struct autostate *s, const struct params *fp, struct rate_result *r);
 
 /* the open-AU searches (auto/auto_open.c) */
 void auto_search_open_aus(struct autostate *s, bool random, long long limit);
 /* The card brought to a known state before the next run, when it may not be in one. */
 void auto_settle(struct autostate *s);
-/* The erase block the settle passes write. */
-uint64_t auto_settle_offset(const struct autostate *s, int k);
+/* The searches' blocks from their starts, at the erase size and offset now tested. */
+void auto_probe_reset(struct autostate *s);
+/*
+ * One row of a run: pr's chunks in each of the first nr blocks, going on
+ * where their writes ended (move: a block without room moves on to its next
+ * erase block, else the row does not run). Its I/O is added to *st; false
+ * when it did not run or the session must stop.
+ */
+bool auto_probe_row(struct autostate *s, long long nr, const struct probe_row *pr, bool move,
+		    struct rate_row *out, struct run_status *st);
+/* One more run at nr with the decision rows only (a check, also a replica); NULL: none ran. */
+const struct au_run *auto_measure_check(struct autostate *s, long long nr, bool random);
+/* What a run at nr writes at most, its opening writes included. */
+uint64_t auto_probe_bytes(const struct autostate *s, long long nr, bool random, bool reference);
+
+/* the plan and the budget (auto/auto_plan.c) */
+uint64_t auto_default_budget(uint64_t size);
+/* The budget before the first write: --max-write, or the default from the device's size. */
+void auto_plan_budget(struct autostate *s);
+/* After the capacity check: a fake's default budget follows what it stores. */
+void auto_budget_after_capacity(struct autostate *s);
+/* The plan of the write phase, stated on stderr before its first write. */
+void auto_make_plan(struct autostate *s);
+/* After a run: can more writing still change the search's answer? (false: go on) */
+bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b);
+/* The not-determinable verdicts, where the runs show the card makes them so. */
+void auto_judge_determinable(struct autostate *s);
+const char *auto_purpose_name(enum auto_purpose p);
+
+/* the card's write path (auto/auto_cache.c) */
+/* The pause before a write test (dev_idle), unless a write cache was seen. */
+void auto_pause(struct autostate *s);
+/* After a pause, writes in order show a RAM buffer: the first ones at bus speed. */
+void auto_measure_buffer(struct autostate *s);
+/* A RAM buffer larger than a run can fill with its own writes before it is timed. */
+bool auto_buffer_blurs(const struct autostate *s);
+/*
+ * No run collapsed, on a card with an erase-block step: writes in order
+ * look for the end of a write cache, within what the budget leaves besides
+ * `reserve`. true when its end was passed (the runs are to be measured
+ * again, past it, without pauses).
+ */
+bool auto_pass_cache(struct autostate *s, uint64_t reserve);
+/* The rate fell during the searches, the write cache ended after `at` bytes written: past it now. */
+void auto_note_cache_ended(struct autostate *s, uint64_t at);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
+/* The smaller random decision row without a mapping unit: E/32, a page at least. */
+uint64_t auto_random_decision_row(const struct autostate *s);
+/* The reference's rows and a first guess of the decision rows, for the erase size now tested. */
+void auto_probe_rows_init(struct autostate *s);
+/* The decision rows from the reference's noise; false: another replica may find better ones. */
+bool auto_choose_decision_rows(struct autostate *s);
+/* Linear writes to one block: time per write = a + k * bytes, fitted; false: too few rows. */
+bool auto_linear_fit(const struct autostate *s, double *a, double *k);
 /* This replica against the reference (linear N=1; random: also linear and random N=1). */
 void auto_judge_run(const struct autostate *s, struct au_run *run);
 /* The verdict at N over every replica: their best rate per row, judged. */
@@ -243,6 +407,8 @@ void auto_estimate_open_aus(struct autostate *s, bool random, const struct count
 /* "flashbench --open-au ... DEV": the run at N as the original runs it, to repeat it; false
  * (buf untouched) where the tool would refuse that line, e.g. past the end of the device. */
 bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long nr, bool random);
+/* What that line writes: its rows, each nr erase blocks whole. */
+uint64_t auto_run_command_cost(const struct autostate *s, long long nr, bool random);
 /*
  * Whether an --open-au line with these parameters runs as printed on the
  * device as the user sees it: the tool accepts it, and on a fake every block

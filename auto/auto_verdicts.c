@@ -20,6 +20,8 @@
 
 #define DEFAULT_NOISE 0.05
 
+static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r);
+
 /* The smallest E/2^k, k <= shift, that is at least `lowest` and divides E in whole logical blocks. */
 static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned int lbs)
 {
@@ -29,21 +31,24 @@ static uint64_t decision_row(uint64_t e, uint64_t lowest, int shift, unsigned in
 	return b;
 }
 
+/* The smallest size a row writes: the page (as -a gives it, MAX_PAGE_HINT at most), a logical block. */
+static uint64_t lowest_row(const struct autostate *s)
+{
+	uint64_t lowest = s->pagesize > MAX_PAGE_HINT ? MAX_PAGE_HINT : s->pagesize;
+	return lowest < s->d->lbs ? s->d->lbs : lowest;
+}
+
 /*
- * Linear runs decide at E/4 and E/8 (a collapse shows by E/4; at E/2 one
- * write in two collects a block, too weak a sign) after a settling row at
- * E/2; random runs at E/16 and E/32, where out-of-order writes into a block
- * that cannot go random are several per block, or from the mapping unit
- * up, after a settling row of linear writes. The random reference measures
- * every row from E/2 down: two chunks a block, written back to front, are
- * too few to count random blocks with, but they show a mapping unit of half
- * a block (doc/card-facts.md, Writes: without it such a card read as "no
- * random block" for sure, issue 27).
+ * The rows of an original --open-au line that repeats a run (the rerun
+ * advice): linear runs decide at E/4 and E/8 (a collapse shows by E/4; at
+ * E/2 one write in two collects a block, too weak a sign), random runs at
+ * E/16 and E/32, where out-of-order writes into a block that cannot go
+ * random are several per block, or from the mapping unit up.
  */
-void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
+static void original_rows(const struct autostate *s, bool random, struct rows_plan *p)
 {
 	const uint64_t e = s->erasesize;
-	uint64_t lowest = s->pagesize > MAX_PAGE_HINT ? MAX_PAGE_HINT : s->pagesize;
+	uint64_t lowest = lowest_row(s);
 	if (random && s->map_unit > lowest)
 		lowest = s->map_unit;
 	uint64_t d1 = decision_row(e, lowest, random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT, s->d->lbs);
@@ -64,8 +69,135 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 		p->d[1] = d1;
 		p->first = 4 * d1 <= e ? 4 * d1 : e;
 	}
-	if (reference && random)	/* every row with out-of-order writes: the mapping unit */
-		p->first = decision_row(e, lowest, 1, s->d->lbs);
+}
+
+/*
+ * The probes' rows (issue 26): the linear reference measures every size
+ * from PROBE_TOP_ROW (E/8 at most) down to the page, ref_rounds chunks each
+ * into one block; the decision rows are two of them, d[0] = 2 * d[1],
+ * chosen from the reference's noise (auto_choose_decision_rows); until
+ * then the first guess is the smallest pair of 64 KiB or more.
+ */
+void auto_probe_rows_init(struct autostate *s)
+{
+	struct probe_state *ps = &s->probe;
+	const uint64_t e = s->erasesize, lowest = lowest_row(s);
+	uint64_t top = e;
+	int k = 0;
+	while (top % 2 == 0 && (top / 2) % s->d->lbs == 0 && top / 2 >= lowest &&
+	       (k < 3 || top > PROBE_TOP_ROW)) {
+		top /= 2;
+		k++;
+	}
+	/* two rows at least, where the erase block has room for them (E/4 on small ones) */
+	if (top / 2 < lowest && top * 2 <= e / 2)
+		top *= 2;
+	ps->nref = 0;
+	for (uint64_t b = top; b >= lowest && ps->nref < MAX_ROWS; b /= 2) {
+		ps->ref[ps->nref++] = b;
+		if (b % 2 || (b / 2) % s->d->lbs)
+			break;
+	}
+	uint64_t sum = 0;
+	for (int i = 0; i < ps->nref; i++)
+		sum += ps->ref[i];
+	ps->chosen = false;
+	int i = ps->nref - 1;
+	while (i > 1 && ps->ref[i] < DECISION_MIN)
+		i--;
+	ps->d[1] = ps->ref[i];
+	ps->d[0] = i > 0 ? ps->ref[i - 1] : ps->ref[i];
+	/* the reference's rows and its opening writes (four of d[1]) in one erase block */
+	uint64_t rounds = sum ? (e - 4 * ps->d[1]) / sum : 1;
+	ps->ref_rounds = rounds > PROBE_RANDOM_ROUNDS ? PROBE_RANDOM_ROUNDS : rounds < 1 ? 1 : (int)rounds;
+}
+
+/*
+ * The decision rows from the reference's replicas: the smallest pair
+ * (d, 2d) whose two fastest replicas agree within REFERENCE_AGREE at both,
+ * and where the transfer of d takes at least the write's latency (the fit
+ * of the reference's rows), so that the collapse's signature, a time per
+ * write that does not shrink with the chunk, stands out from a hold's
+ * (doc/card-facts.md, Writes). true when such a pair was found; else the
+ * pair with the least spread is taken, and false says another replica may
+ * find one.
+ */
+bool auto_choose_decision_rows(struct autostate *s)
+{
+	struct probe_state *ps = &s->probe;
+	double a = 0, k = 0;
+	bool fit = auto_linear_fit(s, &a, &k);
+	int best = -1;
+	double best_spread = 2;
+	for (int i = ps->nref - 1; i >= 1; i--) {
+		/* rows of a few pages are mostly latency, through a buffer too: not below DECISION_MIN */
+		if (ps->ref[i] < DECISION_MIN && ps->ref[i] < s->erasesize / 16 && i > 1)
+			continue;
+		double s1 = auto_spread(s, false, ps->ref[i]), s0 = auto_spread(s, false, ps->ref[i - 1]);
+		if (s1 < 0 || s0 < 0)
+			continue;
+		double worst = s1 > s0 ? s1 : s0;
+		bool signature = !fit || k * (double)ps->ref[i] >= 2 * a;
+		if (worst <= REFERENCE_AGREE && signature) {
+			ps->d[1] = ps->ref[i];
+			ps->d[0] = ps->ref[i - 1];
+			return true;
+		}
+		if (signature && worst < best_spread) {
+			best_spread = worst;
+			best = i;
+		}
+	}
+	if (best < 0 && ps->nref >= 2)
+		best = 1;
+	if (best >= 1) {
+		ps->d[1] = ps->ref[best];
+		ps->d[0] = ps->ref[best - 1];
+	}
+	return false;
+}
+
+/*
+ * The rows of a run: linear ones decide at d[0] and d[1] after opening
+ * their blocks with writes of d[0]; random ones at the same rows (the
+ * positions of a row are out of order whatever its chunk), or from the
+ * mapping unit up, where smaller out-of-order writes rewrite the unit.
+ */
+void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p)
+{
+	const struct probe_state *ps = &s->probe;
+	(void)reference;
+	memset(p, 0, sizeof(*p));
+	p->first = ps->d[0];
+	if (random && s->map_unit > ps->d[1]) {
+		uint64_t d1 = decision_row(s->erasesize, s->map_unit, RANDOM_ROW_SHIFT, s->d->lbs);
+		/* two rows where the larger still has eight positions in a block */
+		p->nd = d1 * 16 <= s->erasesize ? 2 : 1;
+		p->d[0] = p->nd == 2 ? 2 * d1 : d1;
+		p->d[1] = d1;
+		return;
+	}
+	p->nd = ps->d[0] != ps->d[1] ? 2 : 1;
+	p->d[0] = ps->d[0];
+	p->d[1] = ps->d[1];
+	/*
+	 * Out-of-order writes collapse plainest at E/16 and E/32: there a block
+	 * in no random slot takes several of them, and a collection is many
+	 * writes' time (a 1 MiB card with 9 random slots ran N=10 at 0.77 of
+	 * N=1 at 64 KiB, 0.31 at 16 KiB); at the linear rows (64 KiB at least)
+	 * such a card held, at high confidence, up to its linear limit.
+	 */
+	uint64_t d1 = auto_random_decision_row(s);
+	if (random && d1 < ps->d[1]) {
+		p->nd = d1 * 2 <= s->erasesize / 4 ? 2 : 1;
+		p->d[0] = p->nd == 2 ? 2 * d1 : d1;
+		p->d[1] = d1;
+	}
+}
+
+uint64_t auto_random_decision_row(const struct autostate *s)
+{
+	return decision_row(s->erasesize, lowest_row(s), RANDOM_ROW_SHIFT, s->d->lbs);
 }
 
 static bool run_counts(const struct autostate *s, const struct au_run *r, long long nr, bool random)
@@ -134,31 +266,38 @@ double auto_noise(const struct autostate *s, uint64_t blocksize)
 }
 
 /*
- * Linear writes to one block below their smallest row: time per write as a
- * latency plus a transfer, fitted to the rows measured (least squares), so
- * random rows down to E/32 are compared with linear writes of their size.
+ * Linear writes to one block: time per write as a latency a plus a
+ * transfer k per byte, fitted to the reference's rows (least squares), so
+ * rows it did not measure (random ones up to E/4) are compared with linear
+ * writes of their size. false with fewer than two rows.
  */
-double auto_linear_rate(const struct autostate *s, uint64_t bs)
+bool auto_linear_fit(const struct autostate *s, double *a_out, double *k_out)
 {
-	struct rows_plan p;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
 	int n = 0;
-	auto_plan_rows(s, false, false, &p);
-	for (uint64_t b = p.first; b >= p.d[p.nd - 1] && b > 0; b /= 2) {
-		double r = auto_best_rate(s, 1, false, b);
+	for (int i = 0; i < s->probe.nref; i++) {
+		double r = auto_best_rate(s, 1, false, s->probe.ref[i]);
 		if (!(r > 0))
 			continue;
-		double x = (double)b, y = x / r;
+		double x = (double)s->probe.ref[i], y = x / r;
 		sx += x, sy += y, sxx += x * x, sxy += x * y;
 		n++;
 	}
 	if (n < 2 || sxx * n == sx * sx)
-		return 0;
+		return false;
 	double k = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - k * sx) / n;
 	if (k <= 0)
+		return false;
+	*a_out = a < 0 ? 0 : a;
+	*k_out = k;
+	return true;
+}
+
+double auto_linear_rate(const struct autostate *s, uint64_t bs)
+{
+	double a, k;
+	if (!auto_linear_fit(s, &a, &k))
 		return 0;
-	if (a < 0)
-		a = 0;
 	return (double)bs / (a + k * (double)bs);
 }
 
@@ -252,7 +391,7 @@ void auto_judge_run(const struct autostate *s, struct au_run *run)
 	double rate[2] = { 0, 0 };
 
 	if (run->reference && !run->random) {
-		run->verdict = analyze_open_au_run(&run->r, s->pagesize);
+		run->verdict = reference_verdict(s, &run->r);
 		run->ratio[0] = run->ratio[1] = 1;
 		return;
 	}
@@ -286,7 +425,32 @@ static enum collapse combined_reference(const struct autostate *s)
 		rows[i].rate[0] = auto_best_rate(s, 1, false, rows[i].blocksize);
 		rows[i].failed[0] = !(rows[i].rate[0] > 0);
 	}
-	return analyze_open_au_run(&best, s->pagesize);
+	return reference_verdict(s, &best);
+}
+
+/*
+ * The reference judged by the signature of a collapse on its rows from the
+ * smaller decision row up: rows of a page or two are mostly the write's
+ * latency, and their time per write hardly shrinks with the chunk, which
+ * reads like a collapse where there is none.
+ */
+static enum collapse reference_verdict(const struct autostate *s, const struct rate_result *r)
+{
+	struct rate_result view = *r;
+	int first = -1, last = -1;
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize >= s->probe.d[1]) {
+			first = first < 0 ? i : first;
+			last = i;
+		}
+	if (first < 0)
+		return analyze_open_au_run(r, s->pagesize);
+	/* three rows at least: the analysis reads a collapse from how the rows fall */
+	while (last - first < 2 && last + 1 < r->nrows)
+		last++;
+	view.rows = r->rows + first;
+	view.nrows = last - first + 1;
+	return analyze_open_au_run(&view, s->pagesize);
 }
 
 enum collapse auto_combined_verdict(const struct autostate *s, long long nr, bool random,
@@ -734,7 +898,7 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 {
 	struct rows_plan p;
 	char e[FMT_BUF], b[FMT_BUF];
-	auto_plan_rows(s, random, false, &p);
+	original_rows(s, random, &p);
 	/* a line the tool would refuse is no advice: check it as the command line would be */
 	struct params cp = *s->p;
 	cp.erasesize = s->erasesize;
@@ -751,4 +915,14 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 		 s->open_offset, random ? " --random" : "",
 		 s->o->device_name ? s->o->device_name : s->d->path);
 	return true;
+}
+
+uint64_t auto_run_command_cost(const struct autostate *s, long long nr, bool random)
+{
+	struct rows_plan p;
+	original_rows(s, random, &p);
+	uint64_t rows = 0;
+	for (uint64_t b = s->erasesize; b >= p.d[p.nd - 1] && b > 0; b /= 2)
+		rows++;
+	return rows * (uint64_t)nr * s->erasesize;
 }

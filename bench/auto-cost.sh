@@ -1,65 +1,66 @@
 #!/usr/bin/env bash
-# What `--auto --destructive` costs a card compared with the manual sequence
-# a user runs for the same answers: one -a; --open-au for N = 1 .. limit+1,
-# linear and --random; --find-fat. Simulated cards, so the device time is
-# the simulator's virtual clock (what a real card with that model would take).
-# Prints bytes written and device time of both and the ratios; never fails on
-# the numbers.
+# What `--auto --destructive` writes with its own budget (issue 26), card by
+# card, against the manual sequence a user runs for the same answers with
+# the original's options (-a; --open-au N = 1 .. limit+1 linear and --random
+# with the page as --blocksize; one --find-fat --random): the cards of issue
+# 26's table as sim presets (their geometry in sim/sim_presets.c), a 1 GB
+# card of 128 KiB erase blocks, sim:ram and a few older presets. Per card:
+# bytes written and their share of the card, the characterisation's bytes
+# (capacity and class checks apart) against the manual sequence, device
+# time, and the verdicts. Simulated cards, so the device time is the
+# simulator's virtual clock. Never fails on the numbers; the population's
+# figures (median, worst) are bench/calibration.sh's.
 set -eu
-FB=${FLASHBENCH:-$(cd "$(dirname "$0")/.." && pwd)/flashbench}
+here=$(cd "$(dirname "$0")" && pwd)
+FB=${FLASHBENCH:-$here/../flashbench}
 command -v python3 >/dev/null || { echo "auto-cost: needs python3"; exit 0; }
 
-python3 - "$FB" <<'PY'
+python3 - "$FB" "$here" <<'PY'
 import json, subprocess, sys
+fb, here = sys.argv[1], sys.argv[2]
+sys.path.insert(0, here)
+import calibration
 
-fb = sys.argv[1]
-K, M = 1024, 1024 * 1024
-# (name, size, erase size, page size, open AUs, random AUs, FAT AUs): the
-# presets' geometry plus a few typical cards.
+K, M, G = 1024, 1024 * 1024, 1024 ** 3
+# (name, spec, erase size, page, open linear, open random): the presets' geometry
 cards = [
-    ("cheap microSD",      8 << 30, 4 * M,  16 * K, 1,  0, 0),
-    ("good SDHC",         32 << 30, 4 * M,  16 * K, 8,  4, 2),
-    ("eMMC",              16 << 30, 512 * K, 8 * K, 16, 16, 0),
-    ("TLC SDXC 12MiB AU", 64 << 30, 12 * M, 16 * K, 4,  2, 1),
-    ("CF 16MiB AU",       32 << 30, 16 * M, 32 * K, 4,  1, 1),
-    ("SDHC 3 open",       16 << 30, 4 * M,   8 * K, 3,  3, 1),
-    ("1.5MiB AU",          8 << 30, 3 * M // 2, 16 * K, 5, 0, 1),
+    ("USB 3 stick 64 GB", "sim:usb3-64g", 32 * M, 16 * K, 4, 2),
+    ("SDXC A2 64 GB, 1 GiB cache", "sim:a2-64g", 24 * M, 8 * K, 8, 8),
+    ("SDXC 128 GB, groups", "sim:sdxc-128g", 16 * M, 8 * K, 5, 1),
+    ("SDXC 64 GB", "sim:sdxc-64g", 24 * M, 8 * K, 4, 2),
+    ("TLC 32 GB, 128 MiB cache", "sim:tlc-32g", 12 * M, 16 * K, 2, 1),
+    ("eMMC 5.1, 2 MiB buffer", "sim:emmc51", 512 * K, 16 * K, 8, 8),
+    ("no visible geometry", "sim:nogeo-128g", 16 * M, 16 * K, 4, 4),
+    ("1 GB card, 128 KiB", "sim:size=1G,erasesize=128K,pagesize=4K,open-au=4,random-au=2,fat-aus=2,noise=5",
+     128 * K, 4 * K, 4, 2),
+    ("sim:ram (1 GiB)", "sim:ram", 4 * M, 16 * K, 1, 1),
+    ("good SDHC 32 GB", "sim:sdhc-good", 4 * M, 16 * K, 8, 4),
+    ("cheap microSD 8 GB", "sim:microsd-cheap", 4 * M, 16 * K, 1, 0),
 ]
 
-def run(args):
-    p = subprocess.run([fb, "--json", *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"auto-cost: flashbench {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    st = json.loads(p.stdout)["status"]
-    return st["written_bytes"], st["device_time_ns"]
 
-def manual(dev, e, page, lin, rnd):
-    runs = [["-a", "--blocksize=1024", dev]]
-    common = [f"--erasesize={e}", f"--blocksize={page}", dev]
-    runs += [["-O", f"--open-au-nr={n}", *common] for n in range(1, lin + 2)]
-    runs += [["-O", "--random", f"--open-au-nr={n}", *common] for n in range(1, rnd + 2)]
-    runs += [["--find-fat", "--random", *common]]
-    tot_b = tot_ns = 0
-    for r in runs:
-        b, ns = run(r)
-        tot_b += b
-        tot_ns += ns
-    return tot_b, tot_ns
+def verdict(v, key):
+    e = v.get(key)
+    if not e:
+        return "-"
+    if "not_determinable" in e:
+        return "n/d (" + e["not_determinable"]["reason"] + ")"
+    return f"{'>=' if e['at_least'] else ''}{e['n']} {e['confidence']}"
 
-def mib(b): return f"{b / M:8.0f}MiB"
-def sec(ns): return f"{ns / 1e9:8.1f}s"
 
-sum_ab = sum_mb = sum_at = sum_mt = 0
-print(f"{'card':20} {'auto written':>12} {'time':>9} {'manual written':>14} {'time':>9}  bytes  time")
-for name, size, e, page, lin, rnd, fat in cards:
-    dev = (f"sim:size={size},erasesize={e},pagesize={page},open-au={lin},"
-           f"random-au={rnd},fat-aus={fat},noise=5")
-    ab, at = run(["--auto", "--destructive", "--max-write=64G", dev])
-    mb, mt = manual(dev, e, page, lin, rnd)
-    sum_ab += ab; sum_at += at; sum_mb += mb; sum_mt += mt
-    print(f"{name:20} {mib(ab):>12} {sec(at):>9} {mib(mb):>14} {sec(mt):>9}  {ab / mb:5.2f} {at / mt:5.2f}")
-print(f"auto-cost: --auto --destructive wrote {sum_ab / sum_mb:.2f}x the bytes and spent "
-      f"{sum_at / sum_mt:.2f}x the device time of the manual sequence "
-      f"({sum_ab / M:.0f} vs {sum_mb / M:.0f} MiB, {sum_at / 1e9:.0f} vs {sum_mt / 1e9:.0f} s, "
-      f"{len(cards)} simulated cards)")
+print(f"{'card':28} {'written':>9} {'of card':>8} {'work':>9} {'manual':>10} {'bytes':>6} {'time':>6}  "
+      f"erase / linear / random / FAT")
+for name, spec, e, page, lin, rnd in cards:
+    p = subprocess.run([fb, "--auto", "--destructive", "--json", spec], capture_output=True, text=True)
+    d = json.loads(p.stdout)
+    c = dict(spec=spec, erase=e, page=page, lin=lin, rnd=rnd)
+    mb, mns = calibration.manual_cost(fb, c)
+    r = calibration.cost_record(c, d, mb, mns)
+    v = d["verdict"]
+    es = v["erase_size"]["size_bytes"]
+    fat = v.get("fat_area")
+    print(f"{name:28} {r['total'] / M:8.0f}M {100 * r['total'] / r['size']:7.2f}% {r['work'] / M:8.0f}M "
+          f"{mb / M:9.0f}M {r['work'] / mb:6.3f} {r['ns'] / mns:6.3f}  "
+          f"{(str(es >> 10) + 'K') if es else '-'} / {verdict(v, 'open_au_linear')} / "
+          f"{verdict(v, 'open_au_random')} / {fat['erase_blocks'] if fat else '-'} {fat['confidence'] if fat else ''}")
 PY

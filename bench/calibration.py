@@ -323,9 +323,12 @@ def judge(value, at_least, conf, want):
     return "right" if value == want else "wrong"
 
 
+MAX_WRITE = None  # --max-write: None runs --auto with its own default budget (issue 26)
+
+
 def run_auto(fb, c, extra=()):
-    # today's cards run with --auto's own budget (issue 26): it decides what they hide
-    cap = [] if c.get("max_write", "64G") is None else [f"--max-write={c.get('max_write', '64G')}"]
+    # every card runs with --auto's own budget (issue 26) unless --max-write says otherwise
+    cap = [f"--max-write={MAX_WRITE}"] if MAX_WRITE else []
     p = subprocess.run([fb, "--auto", "--destructive", "--json", *cap, *extra, c["spec"]],
                        capture_output=True, text=True, timeout=600)
     try:
@@ -472,12 +475,49 @@ class Hog:
             p.wait()
 
 
-def print_cost(which, ratios, time_ratios):
-    if ratios:
-        q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
-        print(f"# cost{which}: bytes written by --auto --destructive / the manual sequence: median "
-              f"{statistics.median(ratios):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}, max {max(ratios):.2f}); "
-              f"device time: median {statistics.median(time_ratios):.2f}")
+# ---------------------------------------------------------------- the cost (issue 26)
+
+PURPOSES = ("capacity", "reference", "fat_area", "open_linear", "open_random", "settling", "cache", "class")
+
+
+def cost_record(c, doc, manual_bytes, manual_ns):
+    """What --auto wrote on one card, by purpose, against the manual sequence and the device."""
+    st = doc["status"]
+    plan = (doc.get("auto") or {}).get("plan") or {}
+    by = plan.get("written_by_purpose") or {}
+    total = st["written_bytes"]
+    # the manual sequence checks no capacity and no class: the characterisation is the rest
+    work = total - by.get("capacity", 0) - by.get("class", 0)
+    return dict(total=total, work=work, by={k: by.get(k, 0) for k in PURPOSES},
+                manual=manual_bytes, ns=st["device_time_ns"], manual_ns=manual_ns,
+                size=doc["device"]["size_bytes"], budget=plan.get("budget_bytes"),
+                spec=c["spec"])
+
+
+def print_cost(which, records):
+    """Median and worst of the bytes against the manual sequence, by purpose, and the device."""
+    if not records:
+        return
+    r = sorted(x["work"] / x["manual"] for x in records)
+    t = [x["ns"] / x["manual_ns"] for x in records]
+    q = statistics.quantiles(r, n=4) if len(r) > 1 else r * 3
+    worst = max(records, key=lambda x: x["work"] / x["manual"])
+    share = max(x["total"] / x["size"] for x in records)
+    over_size = sum(x["total"] > x["size"] for x in records)
+    over_budget = sum(bool(x["budget"]) and x["total"] > x["budget"] for x in records)
+    print(f"# cost{which}: bytes written by --auto --destructive (capacity and class checks apart) / the "
+          f"manual sequence: median {statistics.median(r):.3f} (quartiles {q[0]:.2f}..{q[2]:.2f}), worst "
+          f"{r[-1]:.2f}; device time: median {statistics.median(t):.2f}; at most {100 * share:.1f}% of a "
+          f"device; {over_size} over the device's size, {over_budget} over the stated budget")
+    all_bytes = sum(x["total"] for x in records)
+    print(f"# cost{which} by purpose: " + ", ".join(
+        f"{k} {100 * sum(x['by'][k] for x in records) / max(all_bytes, 1):.1f}%" for k in PURPOSES))
+    print(f"# cost{which} worst: {worst['spec']}: {worst['work'] / M:.1f} MiB against "
+          f"{worst['manual'] / M:.1f} MiB")
+    for x in records:
+        if x["total"] > x["size"] or (x["budget"] and x["total"] > x["budget"]):
+            print(f"# cost{which} OVER: {x['spec']}: wrote {x['total']}, budget {x['budget']}, "
+                  f"device {x['size']}")
 
 
 def main():
@@ -496,21 +536,21 @@ def main():
     ap.add_argument("--show-misses", type=int, default=20)
     ap.add_argument("--today", type=int, default=0, metavar="N")
     ap.add_argument("--today-floor", action="append")
+    ap.add_argument("--max-write", default=None, help="run --auto with this cap (default: its own budget)")
     a = ap.parse_args()
 
     cards = population(a.seed, a.cards, a.busy_host)
     today = today_population(a.seed, a.today, a.busy_host)
     table, today_table = Table(), Table()
-    errors, ratios, time_ratios = [], [], []
-    today_ratios, today_time_ratios = [], []
+    errors, costs, today_costs = [], [], []
+    global MAX_WRITE
+    MAX_WRITE = a.max_write
 
     def one(c):
         doc, err = run_auto(a.flashbench, c)
         cost = None
         if doc and a.cost:
-            mb, mns = manual_cost(a.flashbench, c)
-            st = doc["status"]
-            cost = (st["written_bytes"] / mb, st["device_time_ns"] / mns)
+            cost = cost_record(c, doc, *manual_cost(a.flashbench, c))
         return c, doc, err, cost
 
     hog = Hog() if a.hog else None
@@ -525,8 +565,7 @@ def main():
                 is_today = "kind" in c
                 (today_table if is_today else table).add(c, doc)
                 if cost:
-                    (today_ratios if is_today else ratios).append(cost[0])
-                    (today_time_ratios if is_today else time_ratios).append(cost[1])
+                    (today_costs if is_today else costs).append(cost)
     finally:
         if hog:
             hog.__exit__(None, None, None)
@@ -539,13 +578,13 @@ def main():
         print("miss: " + m)
     for e in errors[:10]:
         print("error: " + e)
-    print_cost("", ratios, time_ratios)
+    print_cost("", costs)
     if today:
         t = "cards as they are made today, " + title
         print(("\n" + today_table.markdown(t)) if a.markdown else today_table.text(t, by="kind"))
         for m in today_table.misses[:a.show_misses]:
             print("miss (today): " + m)
-        print_cost(" (today's cards)", today_ratios, today_time_ratios)
+        print_cost(" (today's cards)", today_costs)
     fails = table.failures(parse_floors(a.floor), parse_floors(a.size_floor)) if a.check else []
     if a.check and today:
         fails += ["today's cards: " + f for f in today_table.failures(parse_floors(a.today_floor), {})]

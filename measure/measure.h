@@ -52,6 +52,43 @@ int measure_program(struct dev *d, const struct params *p, struct program_result
 int measure_discard(struct dev *d, const struct params *p, uint64_t off, uint64_t len,
 		    struct discard_result *r);
 
+/*
+ * --auto's probes (measure/measure_probe.c; not an original test): rows of
+ * a few chunks in each of n erase blocks, each row going on where the one
+ * before ended, from at[j] in block j. A row writes `rounds` chunks per
+ * block, in order or (random) in the original's pseudo-random order of its
+ * positions; the blocks are visited in the original's order at every
+ * position, or (columns) one after the other, a rate for each.
+ */
+#define PROBE_MAX_ROUNDS 64
+#define PROBE_MAX_BLOCKS 64
+struct probe_row {
+	uint64_t chunk;
+	int rounds;
+	bool random;
+	/*
+	 * Columns only: in each block first `lead` more chunks, not timed (a
+	 * RAM buffer then holds the block's own writes when the timed ones
+	 * go); the positions of lead + rounds chunks in order or shuffled.
+	 */
+	int lead;
+};
+struct probe_spec {
+	const uint64_t *at;	/* n offsets: where the first row starts in each block */
+	int n;
+	uint64_t erasesize;	/* for the result */
+	bool columns;		/* a rate per block, one block after the other (--find-fat's way) */
+	const struct probe_row *rows;
+	int nrows;
+	/* after each row: false stops the probe there */
+	bool (*keep_going)(const struct rate_row *row, void *arg);
+	void *keep_going_arg;
+	enum vm_on_error on_write_error;
+};
+int measure_probe(struct dev *d, const struct probe_spec *ps, struct rate_result *r);
+/* What the probe writes in all. */
+uint64_t measure_probe_bytes(const struct probe_spec *ps);
+
 /* The device facts the renderers show (path, kind, sizes), as data. */
 void measure_dev_facts_fill(struct dev_facts *f, const struct dev *d);
 

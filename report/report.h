@@ -113,6 +113,8 @@ struct count_estimate;
 struct fat_estimate;
 void json_size_estimate(struct jw *w, const char *key, const struct size_estimate *e);
 void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c);
+/* Its members, inside an object the caller opened (--auto adds "not_determinable"). */
+void json_count_fields(struct jw *w, const struct count_estimate *c);
 void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e);
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */

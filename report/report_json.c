@@ -276,13 +276,18 @@ void json_size_estimate(struct jw *w, const char *key, const struct size_estimat
 	jw_object_end(w);
 }
 
-void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c)
+void json_count_fields(struct jw *w, const struct count_estimate *c)
 {
-	jw_object_begin(w, key);
 	jw_int(w, "n", c->n);
 	jw_bool(w, "at_least", c->at_least);
 	jw_string(w, "confidence", results_confidence_name(c->conf));
 	jw_string(w, "evidence", c->evidence);
+}
+
+void json_count_estimate(struct jw *w, const char *key, const struct count_estimate *c)
+{
+	jw_object_begin(w, key);
+	json_count_fields(w, c);
 	jw_object_end(w);
 }
 

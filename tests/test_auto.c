@@ -148,7 +148,7 @@ static void state_left_by_a_collapsed_run_does_not_make_the_next_collapse_early(
 	if (!strstr(lin, " 2 ("))
 		printf("got: %s\n", lin);
 	/* the N=2 run that decides came after the collapse at N=3, on a settled card */
-	CHECK(has(&r, "--open-au-nr=2 --offset=16777216   # holds, rows from 512KiB, run 2 of 2, after a settle pass"));
+	CHECK(has(&r, "--open-au-nr=2 --offset=25165824   # holds, rows from 128KiB, --auto's probe: 512KiB a block a row, run 2 of 2, after a settle pass"));
 	free(r.text);
 }
 
@@ -170,8 +170,13 @@ static void a_mapping_unit_with_two_random_blocks_is_not_no_random_block(void)
 	CHECK(has(&r, "Random writes keep up with linear ones from 512KiB up (a 512KiB mapping unit)."));
 	free(r.text);
 
+	/*
+	 * A card without random blocks is 0; --auto's probes write no row of
+	 * half a block (two chunks, back to front, want a whole block that holds
+	 * data), so a unit that large cannot be ruled out: 0 at low confidence.
+	 */
 	r = run_auto("sim:size=8G,erasesize=4M,pagesize=16K,open-au=6,random-au=0,fat-aus=0", true, false, 0);
-	CHECK(has(&r, "open, random writes    0 (high confidence)"));
+	CHECK(has(&r, "open, random writes    0 (low confidence)"));
 	free(r.text);
 }
 
@@ -229,6 +234,8 @@ static void one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse(void)
  * those four columns only, the first beating the others in the first run.
  * A later column as fast as the first means the speed comes from the card's
  * open slots: no FAT area, and the evidence says which columns were fast.
+ * (--auto's own probes of a few chunks a column, where whole blocks cost
+ * too much, are held by the calibration.)
  */
 static void fat_step(const char *spec, uint64_t erasesize, uint64_t pagesize, struct fat_estimate *out)
 {
@@ -251,6 +258,9 @@ static void fat_step(const char *spec, uint64_t erasesize, uint64_t pagesize, st
 	s->erasesize = erasesize, s->pagesize = pagesize;
 	s->page.bytes = pagesize, s->page.conf = CONF_HIGH;
 	s->max_write = 1ull << 40;
+	/* an erase size -a showed and room for it: the original's rows of whole blocks (issue 26) */
+	s->erase.bytes = erasesize;
+	s->plan.budget = 1ull << 40;
 	auto_run_find_fat(s);
 	*out = s->fatest;
 	for (int i = 0; i < s->nfat; i++)

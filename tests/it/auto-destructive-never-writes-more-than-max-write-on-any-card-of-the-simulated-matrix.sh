@@ -4,8 +4,9 @@
 # dropped or wrapped beyond the real size), with caps from 4 KiB up, the
 # bytes the simulated card recorded (record=FILE) never pass the cap. A
 # capacity step that cannot fit is skipped with a note naming the smallest
-# cap that runs it. On a loop device, where restores write too, the
-# kernel's own count stays within the cap.
+# cap that runs it. Without --max-write the default budget holds the same
+# way, and stays inside what the card stores. On a loop device, where
+# restores write too, the kernel's own count stays within the cap.
 . "$(dirname "$0")/../lib.sh"
 
 presets=$("$FB" --help 2>&1 | awk '/Presets:/ {p = 1; next} p && !/^    [a-z]/ {exit} p {print $1}')
@@ -27,6 +28,30 @@ for preset in $presets; do
 	done
 done
 [ "$n" -ge 100 ] || fail "only $n runs: presets $presets"
+
+# without --max-write the budget is --auto's own (issue 26): stated in the JSON, a share of
+# what the card stores (a fake's real size), never more than that; the simulated card's own
+# record of what it was sent stays within it, and the bytes by purpose add up to it
+for preset in $presets; do
+	for fake in "" ",real-size=512M,fake=wrap"; do
+		rec="$T/rec"; rm -f "$rec"
+		dev="sim:$preset$fake,record=$rec"
+		"$FB" --auto --destructive --json "$dev" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" -le 1 ] || fail "$dev: exit $rc: $(cat "$T/err")"
+		written=$(awk '$1 == "W" { s += $3 } END { print s + 0 }' "$rec" 2>/dev/null || echo 0)
+		python3 - "$T/out" "$written" "$fake" <<'PY' || fail "$dev wrote $written bytes: $(head -c 300 "$T/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+written, fake = int(sys.argv[2]), sys.argv[3]
+p = d["auto"]["plan"]
+stores = 512 << 20 if fake else d["device"]["size_bytes"]
+assert p["budget_source"] == "default", p
+assert written == p["written_bytes"] <= p["budget_bytes"] <= stores, (written, p, stores)
+assert sum(p["written_by_purpose"].values()) == written, p
+PY
+	done
+done
 
 # the smallest cap: the capacity step is skipped, and the note says what would run it
 run "$FB" --auto --destructive --max-write=4k sim:sdhc-good

@@ -1,0 +1,306 @@
+/*
+ * --auto and the write path of cards as they are made today (issue 27;
+ * doc/card-facts.md, "Cards as they are made today"): the pause before a
+ * write test, a RAM buffer that takes the first writes after a pause at
+ * bus speed, a pseudo-SLC cache that takes the first writes after idle at
+ * a rate the card cannot keep up.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "measure/measure.h"
+
+#include "auto/auto_state.h"
+#include "dev.h"
+#include "vm.h"
+
+/*
+ * The host leaves the card alone before a write test that may follow work
+ * it owes: a card that collects after idle does it now, a RAM buffer
+ * drains. Never once a write cache was seen: idle time folds it back, and
+ * the writes after it would go to the cache again.
+ */
+void auto_pause(struct autostate *s)
+{
+	if (s->no_pauses || s->stop)
+		return;
+	if (dev_idle(s->d, AUTO_PAUSE_NS) < 0) {
+		s->settle_st.interrupted = s->settle_st.partial = true;
+		s->status = 130;
+		s->stop = true;
+		return;
+	}
+	s->pauses++;
+	s->pause_ns += AUTO_PAUSE_NS;
+}
+
+/* ------------------------------------------------------------ RAM buffer */
+
+#define BUFFER_CHUNK (64u << 10)	/* the writes that look for it */
+#define BUFFER_MAX (8u << 20)		/* larger buffers are not looked for */
+#define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
+#define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
+#define BUFFER_TAIL 8
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the k writes ending at end (exclusive). */
+static int64_t window_median(const int64_t *t, int end, int k)
+{
+	int64_t v[BUFFER_TAIL];
+	for (int i = 0; i < k; i++)
+		v[i] = t[end - k + i];
+	qsort(v, (size_t)k, sizeof(*v), cmp_i64);
+	return v[k / 2];
+}
+
+/*
+ * The writes run steady: the medians of the last two windows agree (a
+ * window's median ignores the slower first write into each erase block).
+ */
+static bool steady_tail(const int64_t *t, int n)
+{
+	if (n < 2 * BUFFER_TAIL)
+		return false;
+	double last = (double)window_median(t, n, BUFFER_TAIL), prev = (double)window_median(t, n - BUFFER_TAIL, BUFFER_TAIL);
+	return last <= (1 + BUFFER_STEADY) * prev && prev <= (1 + BUFFER_STEADY) * last;
+}
+
+/* Where the writes stopped going to a buffer: the first of BUFFER_TAIL slow ones in a row; 0: none. */
+static int buffer_end(const int64_t *t, int n, int64_t steady)
+{
+	for (int i = 0; i + BUFFER_TAIL <= n; i++) {
+		int slow = 0;
+		for (int k = i; k < i + BUFFER_TAIL; k++)
+			slow += t[k] > BUFFER_FAST * (double)steady;
+		if (slow == BUFFER_TAIL)
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * A RAM buffer (issue 27): after a pause, writes complete at bus speed
+ * while the buffer has room, then at the rate the card drains it. Writes in
+ * order into the searches' first block after a pause show it: the first
+ * ones at BUFFER_FAST of the steady time per write or less, for as many
+ * bytes as the buffer holds. They also bring the card as it came to a
+ * steady state before the reference.
+ */
+/*
+ * One look for a buffer: a pause, then writes of chunk in order, up to
+ * `most` bytes; the bytes that went fast (0: none), their rate, the rate
+ * after them.
+ */
+static uint64_t look_for_buffer(struct autostate *s, uint64_t chunk, uint64_t most, double *fast_rate,
+				double *slow_rate)
+{
+	int max = (int)(most / chunk), n = 0;
+	uint64_t found = 0;
+	int64_t *t = calloc((size_t)(max > 0 ? max : 1), sizeof(*t));
+	if (!t)
+		return 0;
+	auto_pause(s);
+	while (n < max && !s->stop) {
+		struct probe_row pr = { .chunk = chunk, .rounds = 1 };
+		struct rate_row row;
+		if (!auto_probe_row(s, 1, &pr, true, &row, &s->settle_st))
+			break;
+		t[n++] = row.ns[0];
+		/*
+		 * Steady past the end of a buffer: done. Steady from the start is no
+		 * answer (a buffer not yet full runs steady too): on to the most.
+		 */
+		if (steady_tail(t, n)) {
+			int end = buffer_end(t, n, window_median(t, n, BUFFER_TAIL));
+			if (end && end + 2 * BUFFER_TAIL <= n)
+				break;
+		}
+	}
+	if (n >= 2 * BUFFER_TAIL && steady_tail(t, n)) {
+		int64_t steady = window_median(t, n, BUFFER_TAIL), sum = 0;
+		int end = buffer_end(t, n, steady), fast = 0;
+		for (int i = 0; i < end; i++)
+			if (t[i] <= BUFFER_FAST * (double)steady) {
+				fast++;
+				sum += t[i];
+			}
+		if (end >= 2 && 4 * fast >= 3 * end) {
+			found = (uint64_t)end * chunk;
+			*fast_rate = (double)chunk * fast * 1e9 / (double)sum;
+			*slow_rate = (double)chunk * 1e9 / (double)steady;
+		}
+	}
+	free(t);
+	return found;
+}
+
+/*
+ * A RAM buffer (issue 27): after a pause, writes complete at bus speed
+ * while the buffer has room, then at the rate the card drains it. Writes in
+ * order into the searches' first block after a pause show it: the first
+ * ones at BUFFER_FAST of the steady time per write or less, for as many
+ * bytes as the buffer holds, the writes after them steady. A second look
+ * after another pause must show it again, within a factor of two (a busy
+ * host slows a spell of writes, and the ones before it look fast). The
+ * writes also bring the card as it came to a steady state before the
+ * reference.
+ */
+void auto_measure_buffer(struct autostate *s)
+{
+	uint64_t chunk = BUFFER_CHUNK, before = s->d->bytes_written;
+	double fast = 0, slow = 0, fast2 = 0, slow2 = 0;
+
+	while (chunk > s->erasesize / 16 && chunk / 2 >= s->d->lbs && chunk % 2 == 0)
+		chunk /= 2;
+	if (s->erasesize % chunk)
+		return;
+	/*
+	 * A buffer shows only once it is full: up to BUFFER_MAX, less on a small
+	 * budget, and 16 erase blocks at most (a larger one blurs every row
+	 * anyway, auto_buffer_blurs).
+	 */
+	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
+	if (most > 16 * s->erasesize)
+		most = 16 * s->erasesize;
+	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
+	if (b) {
+		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;
+		b2 = look_for_buffer(s, chunk, again < most ? again : most, &fast2, &slow2);
+	}
+	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
+	if (b && b2 && b2 <= 2 * b && b <= 2 * b2) {
+		s->buffer_bytes = b;
+		s->buffer_fast_rate = fast;
+		s->buffer_slow_rate = slow;
+	}
+}
+
+/* ------------------------------------------------------------ write cache */
+
+#define CACHE_CHUNK_MAX (8u << 20)	/* the writes that look for its end, at most */
+#define CACHE_MIN_LOOK (32u << 20)	/* less than this left to look with: not looked for */
+#define CACHE_DROP 0.7			/* a write this much slower than the first ones: past it */
+#define CACHE_DROP_WRITES 8		/* ... so many in a row */
+#define CACHE_FIRST 4			/* the first rate: the median of these writes */
+
+/* Where the check writes: past every place of the searches, in the device's second half. */
+static uint64_t cache_area(const struct autostate *s)
+{
+	/* (the settling stream's blocks are the place after the 32) */
+	uint64_t past = s->open_offset + (OPEN_AU_MAX_NR + 1) * s->probe.stride, half = s->d->size / 2;
+	uint64_t at = past > half ? past : half;
+	return (at + s->erasesize - 1) / s->erasesize * s->erasesize;
+}
+
+/* Did the last CACHE_DROP_WRITES writes all run slower than the first ones? */
+static bool dropped(const int64_t *t, int n)
+{
+	if (n < CACHE_FIRST + CACHE_DROP_WRITES)
+		return false;
+	int64_t v[CACHE_FIRST];
+	memcpy(v, t, sizeof v);
+	qsort(v, CACHE_FIRST, sizeof(*v), cmp_i64);
+	int64_t first = (v[1] + v[2]) / 2;
+	for (int i = n - CACHE_DROP_WRITES; i < n; i++)
+		if (t[i] * CACHE_DROP <= first)
+			return false;
+	return true;
+}
+
+/* One write of chunk at off, timed; 0 when it failed. */
+static int64_t timed_write(struct autostate *s, uint64_t off, uint64_t chunk)
+{
+	struct probe_row pr = { .chunk = chunk, .rounds = 1 };
+	struct probe_spec ps = { .at = &off, .n = 1, .erasesize = s->erasesize, .rows = &pr, .nrows = 1,
+				 .on_write_error = s->p->on_write_error };
+	struct rate_result r;
+	int64_t before = s->d->device_ns;
+	measure_probe(s->d, &ps, &r);
+	s->write_ns += s->d->device_ns - before;
+	auto_note_status(s, &r.st);
+	bool ok = r.nrows == 1 && !r.rows[0].failed[0] && !r.st.partial;
+	int64_t t = ok ? r.rows[0].ns[0] : 0;
+	rate_result_free(&r);
+	return t;
+}
+
+/*
+ * A pseudo-SLC write cache (issue 27): writes after idle go to a fast area
+ * wherever they land, until it is full, then at the native rate and under
+ * the card's erase-block rules. Inside it no run collapses at any N, so a
+ * search that found no limit on a card whose reads show an erase-block
+ * step may have measured the cache: writes in order of large chunks show
+ * its end as a fall of the rate that lasts.
+ */
+bool auto_pass_cache(struct autostate *s, uint64_t reserve)
+{
+	uint64_t chunk = s->erasesize, at = cache_area(s), before = s->d->bytes_written;
+	while (chunk > CACHE_CHUNK_MAX && chunk % 2 == 0 && (chunk / 2) % s->d->lbs == 0)
+		chunk /= 2;
+	uint64_t left = s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
+	uint64_t look = left > reserve ? left - reserve : 0;
+	if (at + look > s->d->size)
+		look = s->d->size > at ? s->d->size - at : 0;
+	look = look / chunk * chunk;
+	s->cache_checked = true;
+	if (look < CACHE_MIN_LOOK)
+		return false;
+	int most = (int)(look / chunk), n = 0;
+	int64_t *t = calloc((size_t)most, sizeof(*t));
+	if (!t)
+		return false;
+	while (n < most && !s->stop && !dropped(t, n)) {
+		t[n] = timed_write(s, at + (uint64_t)n * chunk, chunk);
+		if (!t[n])
+			break;
+		n++;
+	}
+	bool passed = dropped(t, n);
+	uint64_t wrote = s->d->bytes_written - before;
+	s->spent[SPENT_CACHE] += wrote;
+	s->cache_looked = wrote;
+	if (passed) {
+		int end = n - CACHE_DROP_WRITES;
+		int64_t fast = 0, slow = 0;
+		for (int i = 0; i < n; i++)
+			*(i < end ? &fast : &slow) += t[i];
+		/* what went to the cache: all written since the card came, but the capacity check's */
+		s->cache_bytes = before - s->spent[SPENT_CAPACITY] + (uint64_t)end * chunk;
+		s->cache_fast_rate = (double)chunk * end * 1e9 / (double)fast;
+		s->cache_slow_rate = (double)chunk * CACHE_DROP_WRITES * 1e9 / (double)slow;
+		s->no_pauses = true;
+		s->regime++;
+	}
+	free(t);
+	return passed;
+}
+
+void auto_note_cache_ended(struct autostate *s, uint64_t at)
+{
+	double ref = auto_best_rate(s, 1, false, s->probe.d[0]);
+	s->cache_checked = true;
+	s->cache_bytes = at > s->spent[SPENT_CAPACITY] ? at - s->spent[SPENT_CAPACITY] : at;
+	s->cache_fast_rate = ref;
+	s->no_pauses = true;
+	s->regime++;
+	/* the native rate: the linear reference measured again past it */
+	s->cache_slow_rate = 0;
+}
+
+/*
+ * A buffer no run can fill with writes of its own before it is timed: the
+ * lead-ins stop at a quarter of each block, and that is less than half of
+ * BUFFER_FLUSH buffers (the size found is the bytes that went at bus speed,
+ * up to twice the buffer where the card drains it as fast as half the bus).
+ */
+bool auto_buffer_blurs(const struct autostate *s)
+{
+	return s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 2;
+}
