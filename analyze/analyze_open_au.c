@@ -687,8 +687,40 @@ static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols
 		   "columns, scattering by %.0f%%)", fmt_size(a, e / 8), n, ncols, 100 * scatter);
 }
 
+/*
+ * The first write of a run may pay for work the writes before it left the
+ * card (a collection it postponed, doc/card-facts.md, FAT area): in the
+ * first row measured, a first column slower than every other column of
+ * its row, and no slower than the typical column in every other row, is
+ * that, not the place. It then speaks for nothing: the row's copy in
+ * *fixed takes the second column's rate there (a leading column's, for
+ * any split of two or more; for a split of one it cannot win), and
+ * rows[0] points at it. One dip is not a step.
+ */
+static void discount_first_write(const struct rate_result *r, const struct rate_row **rows, int n,
+				 int ncols, struct rate_row *fixed)
+{
+	if (n < 2 || rows[0] != &r->rows[0])
+		return;
+	const struct rate_row *first = rows[0];
+	for (int c = 1; c < ncols; c++)
+		if (!(first->rate[0] < first->rate[c]))
+			return;
+	for (int i = 1; i < n; i++) {
+		double v[RATE_MAX_COLS];
+		for (int c = 0; c < ncols; c++)
+			v[c] = rows[i]->rate[c];
+		if (rows[i]->rate[0] < analyze_median(v, ncols))
+			return;
+	}
+	*fixed = *first;
+	fixed->rate[0] = first->rate[1];
+	rows[0] = fixed;
+}
+
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 {
+	struct rate_row fixed, fixed_tiny;
 	memset(out, 0, sizeof(*out));
 	if (!r || r->nrows < 1) {
 		snprintf(out->evidence, sizeof(out->evidence), "no --find-fat rows");
@@ -702,6 +734,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	const struct rate_row *rows[64];
 	uint64_t div = 8;
 	int n = small_fat_rows(r, e, div, ncols, rows);
+	discount_first_write(r, rows, n, ncols, &fixed);
 	if (n < 2 || ncols < 3) {
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "too few small-write rows (%d) or columns (%d)", n, ncols);
@@ -718,6 +751,7 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	 */
 	const struct rate_row *tiny[64];
 	int nt = small_fat_rows(r, e, 64, ncols, tiny);
+	discount_first_write(r, tiny, nt, ncols, &fixed_tiny);
 	if (nt >= 3 && nt < n) {
 		struct fat_split sp;
 		best_fat_split(tiny, nt, ncols, &sp);

@@ -16,26 +16,6 @@
 #include "dev.h"
 #include "vm.h"
 
-/*
- * The host leaves the card alone before a write test that may follow work
- * it owes: a card that collects after idle does it now, a RAM buffer
- * drains. Never once a write cache was seen: idle time folds it back, and
- * the writes after it would go to the cache again.
- */
-void auto_pause(struct autostate *s)
-{
-	if (s->no_pauses || s->stop)
-		return;
-	if (dev_idle(s->d, AUTO_PAUSE_NS) < 0) {
-		s->settle_st.interrupted = s->settle_st.partial = true;
-		s->status = 130;
-		s->stop = true;
-		return;
-	}
-	s->pauses++;
-	s->pause_ns += AUTO_PAUSE_NS;
-}
-
 /* ------------------------------------------------------------ RAM buffer */
 
 #define BUFFER_CHUNK (64u << 10)	/* the writes that look for it */
@@ -294,13 +274,3 @@ void auto_note_cache_ended(struct autostate *s, uint64_t at)
 	s->cache_slow_rate = 0;
 }
 
-/*
- * A buffer no run can fill with writes of its own before it is timed: the
- * lead-ins stop at a quarter of each block, and that is less than half of
- * BUFFER_FLUSH buffers (the size found is the bytes that went at bus speed,
- * up to twice the buffer where the card drains it as fast as half the bus).
- */
-bool auto_buffer_blurs(const struct autostate *s)
-{
-	return s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 2;
-}

@@ -17,14 +17,20 @@ static uint64_t bytes_left(const struct autostate *s)
 	return s->max_write > s->d->bytes_written ? s->max_write - s->d->bytes_written : 0;
 }
 
-/* The class check's room: its passes fit what is left (1: nothing left). */
-static uint64_t class_room(const struct autostate *s)
+/*
+ * The class check's room. The write plan buys it its least volume, one
+ * pass over the area (room 1): a claim met at a rate a write cache may
+ * carry is then low confidence, with the line that writes far enough.
+ * Only a --max-write the user gave lets its passes go on into what the
+ * write phase left (issue 26: the default budget is not spent on passes).
+ */
+static uint64_t class_room(const struct autostate *s, bool planning)
 {
 	uint64_t left = bytes_left(s);
-	return s->max_write ? (left ? left : 1) : 0;
+	return planning || !s->o->max_write || !left ? 1 : left;
 }
 
-static struct class_opts class_options(const struct autostate *s)
+static struct class_opts class_options(const struct autostate *s, bool planning)
 {
 	struct class_opts co = { .claim = s->o->claim, .sysfs_root = "/sys" };
 	/* the erase size the run found, as --erasesize would give it */
@@ -32,14 +38,14 @@ static struct class_opts class_options(const struct autostate *s)
 		co.erasesize = s->erase.bytes;
 		co.erase_source = "--auto's alignment estimate";
 	}
-	co.room = class_room(s);
+	co.room = class_room(s, planning);
 	return co;
 }
 
 /* What the class check would write, its restore included (no I/O); 0: no claim to check. */
 uint64_t auto_class_planned(struct autostate *s)
 {
-	struct class_opts co = class_options(s);
+	struct class_opts co = class_options(s, true);
 	struct class_result *r = calloc(1, sizeof *r);
 	char err[1024];
 	uint64_t bytes = 0;
@@ -51,7 +57,7 @@ uint64_t auto_class_planned(struct autostate *s)
 
 void auto_run_class(struct autostate *s)
 {
-	struct class_opts co = class_options(s);
+	struct class_opts co = class_options(s, false);
 	struct class_result *r = calloc(1, sizeof *r);
 	char err[1024] = "", line[1024], a[FMT_BUF];
 	uint64_t left = bytes_left(s);

@@ -134,20 +134,6 @@ void auto_make_plan(struct autostate *s)
 	warnx_fb("%s: --auto %s", s->o->device_name ? s->o->device_name : s->d->path, pl->line);
 }
 
-/*
- * More writing cannot decide (issue 26): on a device whose -a shows no
- * erase-block step, runs up to NOGEO_MAX_NR that all hold are enough to
- * say the geometry does not show (doc/card-facts.md, "Cards as they are
- * made today": no visible geometry); the budget stops the search where the
- * next run does not fit (measure_run), and the card's write path where a
- * cache takes every write (auto/auto_cache.c).
- */
-bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b)
-{
-	(void)random;
-	return !s->erase.bytes && !b->collapse && b->hold >= NOGEO_MAX_NR;
-}
-
 static void say_not_determinable(struct autostate *s, struct not_determinable *nd, const char *reason,
 				 const char *cmd, uint64_t cost, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

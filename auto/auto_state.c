@@ -68,3 +68,51 @@ struct row_watch *auto_watch_begin(struct autostate *s, uint64_t row_bytes)
 	w->row_bytes = row_bytes;
 	return w;
 }
+
+/* ---- the card's write path and when a search stops: predicates the searches, the plan and the cache look share ---- */
+
+/*
+ * The host leaves the card alone before a write test that may follow work
+ * it owes: a card that collects after idle does it now, a RAM buffer
+ * drains. Never once a write cache was seen: idle time folds it back, and
+ * the writes after it would go to the cache again.
+ */
+void auto_pause(struct autostate *s)
+{
+	if (s->no_pauses || s->stop)
+		return;
+	if (dev_idle(s->d, AUTO_PAUSE_NS) < 0) {
+		s->settle_st.interrupted = s->settle_st.partial = true;
+		s->status = 130;
+		s->stop = true;
+		return;
+	}
+	s->pauses++;
+	s->pause_ns += AUTO_PAUSE_NS;
+}
+
+/*
+ * A buffer no run can fill with writes of its own before it is timed: the
+ * lead-ins stop at a quarter of each block, and that is less than half of
+ * BUFFER_FLUSH buffers (the size found is the bytes that went at bus speed,
+ * up to twice the buffer where the card drains it as fast as half the bus).
+ */
+bool auto_buffer_blurs(const struct autostate *s)
+{
+	return s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 2;
+}
+
+
+/*
+ * More writing cannot decide (issue 26): on a device whose -a shows no
+ * erase-block step, runs up to NOGEO_MAX_NR that all hold are enough to
+ * say the geometry does not show (doc/card-facts.md, "Cards as they are
+ * made today": no visible geometry); the budget stops the search where the
+ * next run does not fit (measure_run), and the card's write path where a
+ * cache takes every write (auto/auto_cache.c).
+ */
+bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b)
+{
+	(void)random;
+	return !s->erase.bytes && !b->collapse && b->hold >= NOGEO_MAX_NR;
+}

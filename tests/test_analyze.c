@@ -740,6 +740,34 @@ static void test_find_fat(void)
 	CHECK_STR(results_confidence_name(CONF_HIGH), "high");
 	CHECK_STR(results_confidence_name(CONF_NONE), "none");
 	CHECK_STR(results_collapse_name(RUN_COLLAPSED), "collapsed");
+	/*
+	 * The first write of a probe run pays for a collection the writes before
+	 * it postponed (a 24MiB-erase-block card with two FAT blocks): in the
+	 * first row only, the first column is slower than every other; the
+	 * second row shows both FAT columns fast. Two FAT blocks, not none.
+	 */
+	{
+		static struct rate_row pr[2];
+		struct rate_result p = { .rows = pr, .nrows = 2, .erasesize = 24 * MiB, .find_fat = true };
+		const double r0[6] = { 473700, 40545556, 1767942, 1767942, 1813812, 1349363 };
+		const double r1[6] = { 25438831, 26166950, 918360, 918360, 904515, 904515 };
+		memset(pr, 0, sizeof pr);
+		for (int c = 0; c < 6; c++) {
+			pr[0].rate[c] = r0[c];
+			pr[1].rate[c] = r1[c];
+		}
+		pr[0].blocksize = 24 * KiB, pr[1].blocksize = 12 * KiB;
+		pr[0].ncols = pr[1].ncols = 6;
+		analyze_find_fat(&p, &f);
+		CHECK_EQ(f.aus, 2);
+		/* the same dip in a later row is the place's, not owed work: not discounted */
+		for (int c = 0; c < 6; c++) {
+			pr[0].rate[c] = r1[c];
+			pr[1].rate[c] = r0[c];
+		}
+		analyze_find_fat(&p, &f);
+		CHECK(f.aus != 2);
+	}
 }
 
 /* ---------- the seed posts ---------- */

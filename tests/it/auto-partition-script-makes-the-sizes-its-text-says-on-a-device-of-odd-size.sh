@@ -2,8 +2,8 @@
 # On a device whose size is no multiple of the alignment unit (100,000,256
 # bytes; a 4096-byte-sector loop device of 100,003,840), --auto's advice
 # says "start every partition at a multiple of 4MiB and make its size a
-# multiple of 4MiB (N sectors)", and the sfdisk line it prints, run as
-# printed, makes exactly that: every partition starts and ends on a multiple
+# multiple of 4MiB (N sectors)", and the sfdisk line it prints (naming
+# the device measured), run on a copy, makes exactly that: every partition starts and ends on a multiple
 # of N sectors (it used to run the last one to the end of the card: 187,121
 # sectors). The text and the JSON give the same line.
 . "$(dirname "$0")/../lib.sh"
@@ -20,12 +20,12 @@ check_line() {
 	expect_rc 0
 	unit=$(printf '%s\n' "$out" | tr '\n' ' ' | sed -n 's/.*make its *size a multiple of [0-9.]*[KMG]iB (\([0-9]*\) *sectors.*/\1/p')
 	[ -n "$unit" ] || fail "$dev: the advice names no unit in sectors: $out"
-	line=$(printf '%s\n' "$out" | sed -n 's/^    \(printf .*| sudo sfdisk \/dev\/sdX\)$/\1/p')
+	line=$(printf '%s\n' "$out" | sed -n "s#^    \(printf .*| sudo sfdisk /dev/[^ ]*\)\$#\1#p")
 	[ -n "$line" ] || fail "$dev: no sfdisk line: $out"
 	run "$FB" --auto --json "$dev"
 	printf '%s\n' "$out" | grep -qF "\"sfdisk\": \"$(printf '%s' "$line" | sed 's/\\/\\\\/g')\"" ||
 		fail "$dev: the JSON's sfdisk line differs from the text's: $line"
-	( PATH=$T/bin:$PATH; eval "${line%/dev/sdX}\"\$disk\"" ) >"$T/log" 2>&1 ||
+	( PATH=$T/bin:$PATH; eval "${line% *} \"\$disk\"" ) >"$T/log" 2>&1 ||
 		fail "$dev: '$line' failed: $(tail -n 3 "$T/log")"
 	sfdisk -J "$disk" >"$T/table.json" || fail "$dev: no table after the line"
 	python3 - "$T/table.json" "$unit" <<'PY' || fail "$dev: '$line' makes a partition off the unit of $unit sectors"
