@@ -288,10 +288,11 @@ static int open_rows_rounds(const struct autostate *s, long long nr, bool random
 static uint64_t settle_chunk(const struct autostate *s, bool random)
 {
 	struct rows_plan p;
+	uint64_t page = s->pagesize ? s->pagesize : s->d->lbs;	/* before any row is planned */
 	if (!random)
-		return s->probe.ref[s->probe.nref - 1];
+		return s->probe.nref ? s->probe.ref[s->probe.nref - 1] : page;
 	auto_plan_rows(s, true, false, &p);
-	return p.d[p.nd - 1];
+	return p.nd ? p.d[p.nd - 1] : page;
 }
 
 /* The opening rows' chunk: the smaller decision row (writes pay what is owed, not bytes), or

@@ -129,9 +129,9 @@ m file-discard-punches-the-range device backends/dev_file.c \
 	'discard-clears-the-range-and-nothing-else-on-a-regular-file'
 
 # ---- the simulated card (sim/*): page cost, and cards as they are made today ----
-m sim-a-write-below-a-page-costs-the-page sim sim/sim_card.c \
-	'if (r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
-	'if (0 && r->write && r->len < cfg->pagesize && r->off / cfg->pagesize ==' \
+m sim-a-write-below-a-page-costs-the-page sim sim/sim.c \
+	'return (double)pages_touched(off, len, unit) * transfer(unit, bps);' \
+	'return (double)len / (double)unit * transfer(unit, bps);' \
 	'sim-writes-below-the-page-size-lose-throughput' ci
 m slc-cache-ends-at-its-size sim sim/sim_today.c \
 	's->slc_used += (double)n;' 's->slc_used += (double)n / 2;' \
