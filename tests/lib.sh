@@ -131,6 +131,12 @@ random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
 
+# traced ARGS...: strace ARGS with LeakSanitizer off (it cannot run under
+# ptrace; the ASan build would fail every traced run).
+traced() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
+}
+
 # at_write N SIG DEV CMD...: runs CMD with signal SIG (a name or number)
 # delivered to it as it makes its Nth write to DEV (a pwrite64 on a
 # descriptor of DEV; strace counts only those): an interrupt at a known point
@@ -147,8 +153,7 @@ at_write() {
 	[0-9]*) what=signal=$sig ;;
 	*) what=signal=$(kill -l "${sig#SIG}") || fail "no signal $sig" ;;	# strace knows no RTMIN+N
 	esac
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		strace -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n $INTERRUPTIBLE "$@"
+	traced -f -qq -o /dev/null -e trace=pwrite64 -P "$dev" -e inject=pwrite64:$what:when=$n $INTERRUPTIBLE "$@"
 }
 
 # hold_stdout: $T/held, a FIFO whose buffer this shell has filled: a command

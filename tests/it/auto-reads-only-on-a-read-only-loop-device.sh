@@ -12,8 +12,7 @@ dd if=/dev/urandom of="$f" bs=1M count=4 conv=notrunc status=none
 sum=$(md5sum < "$f")
 loop=$(make_loop "$f" -r)
 
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	run strace -f -qq -o "$T/trace" -P "$loop" \
+run traced -f -qq -o "$T/trace" -P "$loop" \
 	-e trace=open,openat,openat2,read,pread64,preadv,preadv2,write,pwrite64,pwritev,pwritev2,writev,fallocate,ioctl,sync_file_range \
 	"$FB" --auto "$loop"
 expect_rc 0

@@ -136,7 +136,7 @@ check_row() {
 	if [ "$use_strace" = 1 ]; then
 		# again under strace, for reads too; LeakSanitizer cannot run traced
 		# shellcheck disable=SC2086
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq --seccomp-bpf -o "$T/trace" \
+		traced -f -qq --seccomp-bpf -o "$T/trace" \
 			-e trace=pread64,pwrite64,preadv,pwritev,preadv2,pwritev2,read,write,fallocate,ioctl \
 			-P "$F" -P "$SMALL" -P "$EMPTY" "$FB" $args >/dev/null 2>&1
 		io=$(traced_io)
@@ -159,7 +159,7 @@ done
 
 # the strace check can see I/O: a valid -a on the same file shows its reads
 if [ "$use_strace" = 1 ]; then
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq --seccomp-bpf -o "$T/trace" \
+	traced -f -qq --seccomp-bpf -o "$T/trace" \
 		-e trace=pread64,pwrite64,preadv,pwritev,preadv2,pwritev2,read,write,fallocate,ioctl \
 		-P "$F" -P "$SMALL" -P "$EMPTY" "$FB" -a -c 1 "$F" >/dev/null 2>&1
 	[ -n "$(traced_io)" ] || fail "strace saw no reads of $F from a valid -a: the no-I/O check is blind"

@@ -10,7 +10,7 @@ img=$(make_file card.img 32M)
 odirect_works "$img" || skip "O_DIRECT does not work on $(dirname "$img")"
 
 # the reads made before each write to standard output
-strace -f -qq -o "$T/trace" -e trace=pread64,write "$FB" -a -c 2 "$img" >"$T/out" ||
+traced -f -qq -o "$T/trace" -e trace=pread64,write "$FB" -a -c 2 "$img" >"$T/out" ||
 	fail "-a failed under strace"
 rows=$(grep -c '^align ' "$T/out")
 [ "$rows" -ge 10 ] || fail "only $rows rows: $(head -n 3 "$T/out")"
