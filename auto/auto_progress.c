@@ -30,7 +30,7 @@
 #define CLASS_LINK (32 * MiB)
 #define CLASS_PHASE_NS 4000000000ll
 
-enum { KEY_HOLDS = 1, KEY_COLLAPSES = 2, KEY_RANDOM_HOLDS = 3 };
+enum { KEY_HOLDS = 1, KEY_COLLAPSES = PROGRESS_KEY_SLOW, KEY_RANDOM_HOLDS = 3 };
 
 static const struct progress_step steps[AUTO_STEPS] = {
 	[AUTO_STEP_CAPACITY] = { "capacity", 5, 2 },
@@ -62,7 +62,20 @@ struct plan {
 static void add(struct plan *p, uint64_t bytes, uint64_t io, bool write, int64_t max_ns, int key)
 {
 	if (p->n < PLAN_MAX && bytes > 0)
-		p->w[p->n++] = (struct progress_work){ bytes, (uint32_t)io, write, max_ns, key };
+		p->w[p->n++] = (struct progress_work){ bytes, (uint32_t)io, write, max_ns, key, 0 };
+}
+
+/* The last item planned follows the card left idle (auto_pause: after a collapse, a new search). */
+static void pause_before_last(const struct autostate *s, struct plan *p)
+{
+	if (p->n > 0 && !s->no_pauses)
+		p->w[p->n - 1].pause_ns = AUTO_PAUSE_NS;
+}
+
+/* The searches' rows are known once the write phase has chosen them (auto_probe_rows_init). */
+static bool probes_known(const struct autostate *s)
+{
+	return s->erasesize && s->probe.nref > 0 && s->probe.d[0];
 }
 
 /* -a: the reads of the last run (or of a first one on this device), for the runs still to come */
@@ -99,16 +112,25 @@ static uint64_t erase_size(const struct autostate *s)
  * decision rows; one that collapses stops after the first; a replica of a
  * hold writes its settling row and the smaller decision row only.
  */
+enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
+
 static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, int key,
 		    int rows)
 {
 	uint64_t e = erase_size(s);
+	/*
+	 * What the run writes (auto_probe_bytes: a few chunks into each block,
+	 * its opening row and decision rows); before the rows are chosen, about
+	 * a sixth of each block, as they come out on 4MiB blocks.
+	 */
+	uint64_t full = probes_known(s) ? auto_probe_bytes(s, nr, random, false) : (uint64_t)nr * e / 6;
+	bool after_collapse = p->n > 0 && p->w[p->n - 1].key == KEY_COLLAPSES;
 
-	add(p, (uint64_t)rows * (uint64_t)nr * e, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
+	add(p, full * (uint64_t)rows / ROWS_HOLD, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
 	    true, 0, key == KEY_HOLDS && random ? KEY_RANDOM_HOLDS : key);
+	if (after_collapse)	/* a collapse leaves the card owing work: a pause before the next run */
+		pause_before_last(s, p);
 }
-
-enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
 
 /* The runs a search still needs, from its bracket; limit: the largest N it may test. */
 static void plan_search(const struct autostate *s, struct plan *p, bool random, long long limit)
@@ -141,13 +163,13 @@ static void plan_search(const struct autostate *s, struct plan *p, bool random, 
 		hold_runs = collapse_runs = 1;
 		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
 			long long mid = lo + (hi - lo) / 2;
-			add_run(s, p, mid, random, 0, ROWS_HOLD);
+			add_run(s, p, mid, random, KEY_HOLDS, ROWS_HOLD);
 			lo = mid;
 		}
 	} else {
 		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
 			long long mid = lo + (hi - lo) / 2;
-			add_run(s, p, mid, random, 0, ROWS_HOLD);
+			add_run(s, p, mid, random, KEY_HOLDS, ROWS_HOLD);
 			lo = mid;
 		}
 	}
@@ -164,9 +186,12 @@ static void plan_fat(const struct autostate *s, struct plan *p)
 	uint64_t e = erase_size(s), page = s->page.bytes ? s->page.bytes : FALLBACK_PAGE;
 
 	for (int k = auto_replicas(s, 1, false); k < 2; k++)
-		add(p, ROWS_HOLD * e, e >> LINEAR_ROW_SHIFT, true, 0, KEY_HOLDS);
+		add(p, probes_known(s) ? auto_probe_bytes(s, 1, false, true) : e / 2, e >> LINEAR_ROW_SHIFT,
+		    true, 0, KEY_HOLDS);
 	if (!s->have_fat)	/* (nfat counts the run under way: have_fat, the first one done) */
-		add(p, 2ull * (uint64_t)(s->p->fat_nr > 0 ? s->p->fat_nr : 6) * e, page, true, 0, 0);
+		add(p, probes_known(s) ? auto_fat_planned(s)
+				       : 2ull * (uint64_t)(s->p->fat_nr > 0 ? s->p->fat_nr : 6) * e,
+		    page, true, 0, 0);
 }
 
 /* The link's reads and the writes; saving and restoring (not on a simulated card); the random phases. */
@@ -228,12 +253,23 @@ static int update(const struct autostate *s)
 			continue;
 		if (step == current && (step == AUTO_STEP_CAPACITY || step == AUTO_STEP_CLASS))
 			continue;
-		plan_step(s, step == current ? &now : &later, step);
+		struct plan *to = step == current ? &now : &later;
+		int before = to->n;
+		plan_step(s, to, step);
+		if (step != current && to->n > before && step >= AUTO_STEP_OPEN && step <= AUTO_STEP_RANDOM) {
+			/* a new search begins on a card the last one left owing work */
+			if (!s->no_pauses)
+				to->w[before].pause_ns = AUTO_PAUSE_NS;
+		}
 	}
 	if (current != AUTO_STEP_CAPACITY && current != AUTO_STEP_CLASS)
 		progress_step_plan(now.w, now.n);
 	progress_run_plan(later.w, later.n);
-	return now.n ? now.w[0].key : 0;
+	int key = now.n ? now.w[0].key : 0;
+	/* every write of a search is keyed: its rows stay out of the rates of other writes */
+	if (!key && (current == AUTO_STEP_OPEN || current == AUTO_STEP_RANDOM))
+		key = current == AUTO_STEP_RANDOM ? KEY_RANDOM_HOLDS : KEY_HOLDS;
+	return key;
 }
 
 void auto_progress_update(const struct autostate *s)
@@ -265,6 +301,10 @@ void auto_progress_begin(const struct autostate *s)
 
 void auto_progress_step(const struct autostate *s, int step)
 {
+	if (step == AUTO_STEP_CLASS && s->o->destructive && !class_planned(s))
+		return;	/* skipped from the start: the line stays on the step before */
+	if (step == AUTO_STEP_ALIGN && s->o->destructive && s->have_cap && s->cap.not_run_max_write)
+		progress_run_skip(AUTO_STEP_CAPACITY);	/* refused before any I/O: not a step that ran */
 	current = step;
 	progress_run_step(s->o->destructive ? step : 0);
 	auto_progress_update(s);

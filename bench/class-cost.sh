@@ -6,10 +6,17 @@
 # doc/speed-classes.md).
 #  1. Per claim, on a simulated card (its virtual clock: what a real card of
 #     that model would take): bytes written, the restore, device time.
-#  2. As root, on a loop device over a 256 MiB file of this benchmark's:
+#  2. As root, on a loop device over a 256 MiB file of this benchmark's
+#     (in CLASS_COST_DIR, default /tmp; CLASS_COST_DIRECT=1 makes the loop
+#     device bypass the page cache, slower and more like a card):
 #     --class --claim=C10,A2 (wall time, bytes the kernel counted written,
 #     and its figures), then, where fio is installed (apt-get install fio),
-#     the same figures from the fio job run by hand on the same device.
+#     the same figures from the fio job run by hand on the same device, and
+#     a fio job moving the same bytes as --class did, in the same requests
+#     (its link reads, its sequential passes, 4 KiB random reads and writes
+#     at depth 1 and 4, O_DIRECT, libaio; and the save, restore and verify
+#     as plain reads and writes of the area): the ratio of wall times for
+#     the same bytes.
 # Prints figures and ratios; never fails on the numbers.
 set -eu
 FB=${1:-${FLASHBENCH:-$(cd "$(dirname "$0")/.." && pwd)/flashbench}}
@@ -38,8 +45,12 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
 	echo "class-cost: per claim above; loop device and fio not run"
 	exit 0
 fi
-head -c 256M /dev/urandom > "$tmp/card.img"
-loop=$(losetup -f --show "$tmp/card.img") || { echo "class-cost: no free loop device"; exit 0; }
+img=$(mktemp "${CLASS_COST_DIR:-/tmp}/class-cost-card.XXXXXX")
+trap 'cleanup; rm -f "$img"' EXIT
+head -c 256M /dev/urandom > "$img"
+loop=$(losetup -f --show ${CLASS_COST_DIRECT:+--direct-io=on} "$img") ||
+	{ echo "class-cost: no free loop device"; exit 0; }
+echo "class-cost: $loop over $img${CLASS_COST_DIRECT:+ (direct I/O)}"
 stat_written() { echo $(($(awk '{print $7}' "/sys/block/${loop##*/}/stat") * 512)); }
 
 w0=$(stat_written)
@@ -117,4 +128,67 @@ print(f"  sequential write {jobs['seq-write']['write']['bw']:.0f} KiB/s, "
 print(f"class-cost: --class {cms / 1000:.1f}s and {cw / 2**20:.0f}MiB written (restore included) "
       f"vs fio {fms / 1000:.1f}s and {fw / 2**20:.0f}MiB (data lost): time x{cms / max(fms, 1):.2f}, "
       f"bytes x{cw / max(fw, 1):.2f}")
+PY
+
+# The same bytes as --class moved, in the same requests, by fio (no data kept).
+python3 - "$tmp/class.json" "$loop" > "$tmp/same.fio" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["class"]
+k, ph = c["conditions"], {p["phase"]: p for p in c["phases"]}
+off, area, chunk = k["offset_bytes"], k["area_bytes"], k["sequential_request_bytes"]
+print(f"[global]\nfilename={sys.argv[2]}\ndirect=1\nioengine=libaio\noffset={off}\nsize={area}\n")
+def job(name, rw, bs, depth=1, io=None, size=None):
+    print(f"[{name}]\nrw={rw}\nbs={bs}\niodepth={depth}\nstonewall")
+    if io is not None:
+        print(f"number_ios={io}")
+    if size is not None:
+        print(f"io_size={size}")
+    print()
+job("save", "read", chunk)
+job("link", "read", chunk, size=ph["link_read"]["transferred_bytes"])
+job("sequential", "write", chunk, size=ph["sequential_write"]["transferred_bytes"])
+for name, rw in (("random_read", "randread"), ("random_write", "randwrite"),
+                 ("queued_random_read", "randread"), ("queued_random_write", "randwrite")):
+    if name in ph:
+        job(name, rw, 4096, ph[name]["queue_depth"], io=ph[name]["io_count"])
+job("restore", "write", chunk)
+job("verify", "read", chunk)
+PY
+w0=$(stat_written)
+t0=$(date +%s%N)
+fio --output-format=json "$tmp/same.fio" > "$tmp/same.json" 2>/dev/null
+t1=$(date +%s%N)
+same_written=$(($(stat_written) - w0))
+same_ms=$(((t1 - t0) / 1000000))
+# the same job with O_SYNC, as flashbench opens a device it writes (the original's flags)
+sed 's/^direct=1$/direct=1\nsync=1/' "$tmp/same.fio" > "$tmp/sync.fio"
+t0=$(date +%s%N)
+fio --output-format=json "$tmp/sync.fio" > "$tmp/sync.json" 2>/dev/null
+t1=$(date +%s%N)
+sync_ms=$(((t1 - t0) / 1000000))
+python3 - "$tmp/same.json" "$same_written" "$same_ms" "$class_written" "$class_ms" "$tmp/class.json" \
+	"$tmp/sync.json" "$sync_ms" <<'PY'
+import json, sys
+jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+fw, fms, cw, cms = (int(x) for x in sys.argv[2:6])
+c = json.load(open(sys.argv[6]))["class"]
+moved = sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in jobs.values())
+busy = sum(j["job_runtime"] for j in jobs.values())
+print(f"fio moving the same bytes as --class (its requests; save, restore, verify as plain I/O): "
+      f"{fms / 1000:.1f}s wall, {busy / 1000:.1f}s in its jobs, {moved / 2**20:.0f}MiB moved, "
+      f"{fw / 2**20:.0f}MiB written")
+if "queued_random_read" in jobs:
+    print(f"  random read {jobs['random_read']['read']['iops']:.0f} IOPS (depth 1), "
+          f"{jobs['queued_random_read']['read']['iops']:.0f} (depth 4); random write "
+          f"{jobs['random_write']['write']['iops']:.0f} / "
+          f"{jobs['queued_random_write']['write']['iops']:.0f} IOPS")
+sync = {j["jobname"]: j for j in json.load(open(sys.argv[7]))["jobs"]}
+sms = int(sys.argv[8])
+print(f"the same fio job with O_SYNC (as flashbench opens a device it writes): {sms / 1000:.1f}s wall, "
+      f"random write {sync['random_write']['write']['iops']:.0f} IOPS (depth 1)"
+      + (f", {sync['queued_random_write']['write']['iops']:.0f} (depth 4)" if "queued_random_write" in sync else ""))
+print(f"class-cost: same bytes with O_SYNC: --class x{cms / max(sms, 1):.2f} the wall time of fio")
+print(f"class-cost: same bytes: --class {cms / 1000:.1f}s, {cw / 2**20:.0f}MiB written; fio "
+      f"{fms / 1000:.1f}s, {fw / 2**20:.0f}MiB written: wall time x{cms / max(fms, 1):.2f}, "
+      f"bytes written x{cw / max(fw, 1):.2f} (--class device time {c['device_time_ns'] / 1e9:.1f}s)")
 PY

@@ -270,19 +270,19 @@ static struct progress_work part_work(const struct ctx *c, enum part k, uint64_t
 	switch (k) {
 	case PART_SAVE:
 	case PART_VERIFY:
-		return (struct progress_work){ saved, CHUNK, false, 0, 0 };
+		return (struct progress_work){ saved, CHUNK, false, 0, 0, 0 };
 	case PART_RESTORE:
-		return (struct progress_work){ saved, CHUNK, true, 0, 0 };
+		return (struct progress_work){ saved, CHUNK, true, 0, 0, 0 };
 	case PART_PROBES_WRITTEN:
 	case PART_PROBES_READ:
-		return (struct progress_work){ probes, (uint32_t)c->u, k == PART_PROBES_WRITTEN, 0, 0 };
+		return (struct progress_work){ probes, (uint32_t)c->u, k == PART_PROBES_WRITTEN, 0, 0, 0 };
 	case PART_LABELS_WRITTEN:
-		return (struct progress_work){ area, CHUNK, true, 0, 0 };
+		return (struct progress_work){ area, CHUNK, true, 0, 0, 0 };
 	case PART_LABELS_READ:
-		return (struct progress_work){ round0 ? area : 0, CHUNK, false, 0, 0 };
+		return (struct progress_work){ round0 ? area : 0, CHUNK, false, 0, 0, 0 };
 	case PART_WITNESSES:
 		return (struct progress_work){ round0 ? c->size / c->dense * c->u : 0, (uint32_t)c->u,
-					       false, 0, 0 };
+					       false, 0, 0, 0 };
 	default:
 		return (struct progress_work){ 0 };
 	}

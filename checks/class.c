@@ -538,22 +538,42 @@ static bool phase_planned(const struct class_result *r, enum phase_id id)
 	       id == PH_QREAD || id == PH_QWRITE ? p->queued : true;
 }
 
-static struct progress_work phase_work(const struct class_plan *p, enum phase_id id)
+/*
+ * A random phase's time on the line, before it is measured: at the IOPS
+ * the card's A claim promises (a card that keeps it ends there; one that
+ * does not shows its own rate as the phase goes), at most the phase's limit.
+ */
+static int64_t promised_phase_ns(const struct class_result *r, bool write)
 {
+	double iops = 0;
+
+	for (int i = 0; i < r->nclaims; i++)
+		for (int j = 0; j < r->claims[i].nreq; j++) {
+			const struct class_req *q = &r->claims[i].req[j];
+			if (q->metric == (write ? CM_RAND_WRITE : CM_RAND_READ) && q->promised > iops)
+				iops = q->promised;
+		}
+	int64_t ns = iops > 0 ? (int64_t)((double)r->plan.max_ios / iops * 1e9) : r->plan.max_ns;
+	return ns < r->plan.max_ns ? ns : r->plan.max_ns;
+}
+
+static struct progress_work phase_work(const struct class_result *r, enum phase_id id)
+{
+	const struct class_plan *p = &r->plan;
 	uint64_t random = (uint64_t)p->max_ios * CLASS_IO;
 	bool write = id == PH_SEQ || id == PH_RWRITE || id == PH_QWRITE || id == PH_RESTORE;
 
 	switch (id) {
 	case PH_LINK:
-		return (struct progress_work){ p->link_bytes, (uint32_t)p->chunk, false, 0, 0 };
+		return (struct progress_work){ p->link_bytes, (uint32_t)p->chunk, false, 0, 0, 0 };
 	case PH_RREAD:
 	case PH_RWRITE:
 	case PH_QREAD:
 	case PH_QWRITE:
-		return (struct progress_work){ random, CLASS_IO, write, p->max_ns,
-					       id >= PH_QREAD ? KEY_QUEUED : 0 };
+		return (struct progress_work){ random, CLASS_IO, write, promised_phase_ns(r, write),
+					       id >= PH_QREAD ? KEY_QUEUED : 0, 0 };
 	default:	/* the area: saved, written, restored, verified */
-		return (struct progress_work){ p->area, (uint32_t)p->chunk, write, 0, 0 };
+		return (struct progress_work){ p->area, (uint32_t)p->chunk, write, 0, 0, 0 };
 	}
 }
 
@@ -590,18 +610,18 @@ static void plan_after(const struct class_result *r, enum phase_id id)
 		}
 		if (bytes)
 			w[n++] = (struct progress_work){ bytes, (uint32_t)p->chunk, true,
-							 cap > 0 ? cap : 0, 0 };
+							 cap > 0 ? cap : 0, 0, 0 };
 	}
 	for (int k = id + 1; k < PH_COUNT; k++)
 		if (phase_planned(r, (enum phase_id)k))
-			w[n++] = phase_work(&r->plan, (enum phase_id)k);
+			w[n++] = phase_work(r, (enum phase_id)k);
 	progress_plan(w, n);
 }
 
 /* A phase begins on the progress line: its work, and the plan after it. */
 static void phase_progress(const struct class_result *r, enum phase_id id, const char *name)
 {
-	struct progress_work w = phase_work(&r->plan, id);
+	struct progress_work w = phase_work(r, id);
 
 	plan_after(r, id);
 	if (id == PH_SAVE || id == PH_RESTORE)	/* by --preserve's own I/O: nothing ticks */

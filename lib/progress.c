@@ -266,10 +266,13 @@ static double plan_eta_ns(int64_t now)
 			uint64_t take = used < item.bytes ? used : item.bytes;
 			used -= take;
 			item.bytes -= take;
+			if (take)
+				item.pause_ns = 0;	/* under way: its pause is past */
 			ns += progress_plan_ns(&pr.rates, &item, item.bytes ? 1 : 0);
 		}
 		return ns + progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
 	}
+	w.pause_ns = 0;	/* under way: its pause is past */
 	if (pr.program_open) {
 		if (!pr.cur_sized) {
 			w.io_bytes = (uint32_t)atomic_load_explicit(&pr.blocksize, memory_order_relaxed);
@@ -687,7 +690,7 @@ void progress_run_step(int step)
 void progress_run_skip(int step)
 {
 	lock();
-	if (step >= 0 && step < pr.nsteps && step != pr.cur)
+	if (step >= 0 && step < pr.nsteps)	/* the current one too: it did not run after all */
 		pr.skipped[step] = true;
 	unlock();
 }

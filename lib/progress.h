@@ -17,15 +17,20 @@ void progress_start(const char *test, const char *step, uint64_t total_bytes);
  * sizes moved so far), read or written, in max_ns of time at most (0: no
  * cap, e.g. a phase that stops after 4 s). key: 0, or 1..PROGRESS_KEYS for
  * work the caller knows to go at a rate of its own (open-AU runs that hold,
- * runs that collapse): measured and planned apart from the rest.
+ * runs that collapse): measured and planned apart from the rest. pause_ns:
+ * a pause the caller knows comes before it (the card left idle), planned
+ * at its length rather than as the average pause between measurements.
  */
 #define PROGRESS_KEYS 3
+/* Work of this key, until measured, goes at ten times key 1's time (runs that collapse). */
+#define PROGRESS_KEY_SLOW 2
 struct progress_work {
 	uint64_t bytes;
 	uint32_t io_bytes;
 	bool write;
 	int64_t max_ns;
 	int key;
+	int64_t pause_ns;
 };
 /* progress_start() of a measurement the plan describes (total: w->bytes). */
 void progress_start_work(const char *test, const char *step, const struct progress_work *w);
@@ -88,7 +93,7 @@ struct progress_step {
 };
 void progress_run_begin(const struct progress_step *steps, int nsteps);
 void progress_run_step(int step);	/* 0-based */
-/* A step that will not run after all: "step N of M" counts only the others. */
+/* A step that will not run (or did not, the current one) after all: "step N of M" counts only the others. */
 void progress_run_skip(int step);
 void progress_run_end(void);	/* clears the line */
 

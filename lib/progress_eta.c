@@ -12,7 +12,9 @@
  * rates (20 MB/s reads, 10 MB/s writes, 0.5 and 2 ms per small I/O). A caller
  * that knows its measurements differ beyond kind and size (open-AU runs
  * that hold and runs that collapse, ten times slower) gives them a key:
- * work of a key goes at the rate measured for that key, where there is one.
+ * work of a key goes at the rate measured for that key, where there is one,
+ * and its measurements stay out of the kinds' rates (a collapsing open-AU
+ * row of 128 KiB would make a later 4 MiB write look ten times slower).
  */
 #include "lib/progress_eta.h"
 
@@ -26,6 +28,7 @@
 #define DEFAULT_WRITE_IO_NS 2e6
 #define LARGE_WRITE_OVER_READ 2.0	/* SD cards: reads about twice as fast as writes */
 #define SMALL_WRITE_OVER_READ 8.0	/* A1 cards 3x, cheap cards a hundred times and more */
+#define SLOW_KEY_FACTOR 10.0	/* open-AU runs past the limit: a block copy per few writes */
 #define MIN_NS 1e6	/* less measured than this: not a rate yet */
 
 static int class_of(bool write, uint64_t io_bytes)
@@ -50,9 +53,11 @@ void progress_rates_add(struct progress_rates *r, int key, bool write, uint64_t 
 {
 	if (!(ns > 0) || !(bytes > 0))
 		return;
-	fit_add(&r->c[class_of(write, io_bytes)], ios, bytes, ns);
+	/* keyed work goes at a rate of its own: it does not stand for the rest of its kind */
 	if (key > 0 && key <= PROGRESS_KEYS)
 		fit_add(&r->k[key - 1], ios, bytes, ns);
+	else
+		fit_add(&r->c[class_of(write, io_bytes)], ios, bytes, ns);
 }
 
 /*
@@ -137,19 +142,23 @@ double progress_work_ns(const struct progress_rates *r, const struct progress_wo
 	double a, b;
 
 	if (w->bytes == 0)
-		return 0;
+		return w->pause_ns > 0 ? (double)w->pause_ns : 0;
 	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
-	/* a key not measured yet goes at key 1's rate: the caller's usual case */
-	if (w->key > 0 && w->key <= PROGRESS_KEYS &&
-	    (fit(&r->k[w->key - 1], small, &a, &b) || fit(&r->k[0], small, &a, &b)))
-		ns = a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes;
-	else if (w->io_bytes == 0)
+	/*
+	 * a key not measured yet goes at key 1's rate, the caller's usual case
+	 * (PROGRESS_KEY_SLOW's at ten times its time: a run that collapses)
+	 */
+	bool own = w->key > 0 && w->key <= PROGRESS_KEYS && fit(&r->k[w->key - 1], small, &a, &b);
+	if (own || (w->key > 0 && w->key <= PROGRESS_KEYS && fit(&r->k[0], small, &a, &b))) {
+		double slower = !own && w->key == PROGRESS_KEY_SLOW ? SLOW_KEY_FACTOR : 1;
+		ns = slower * (a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes);
+	} else if (w->io_bytes == 0)
 		ns = mixed_ns(r, w->write, bytes);
 	else
 		ns = class_ns(r, w->write, w->io_bytes, ceil(bytes / w->io_bytes), bytes);
 	if (w->max_ns > 0 && ns > (double)w->max_ns)
 		ns = (double)w->max_ns;
-	return ns;
+	return ns + (w->pause_ns > 0 ? (double)w->pause_ns : 0);
 }
 
 double progress_plan_ns(const struct progress_rates *r, const struct progress_work *items, int n)
@@ -168,6 +177,7 @@ double progress_current_ns(const struct progress_rates *r, const struct progress
 	double ns;
 
 	left.max_ns = 0;
+	left.pause_ns = 0;	/* under way: its pause is past */
 	left.bytes = done < w->bytes ? w->bytes - done : 0;
 	ns = progress_work_ns(r, &left);
 	if (done > 0) {

@@ -449,13 +449,13 @@ static void test_eta_holds_from_the_middle_on(void)
 	static char out[1 << 20];
 	int master, slave;
 	const struct phase class_like[] = {
-		{ "link", { 32 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 40e6 * 1e9, 0 },
-		{ "save", { 64 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 38e6 * 1e9, 2e8 },
-		{ "writes", { 64 * MiB, 4 * MiB, true, 0, 0 }, 4 * MiB / 9e6 * 1e9, 1e8 },
-		{ "random reads", { 2048 * 4096, 4096, false, 4000000000, 0 }, 1.1e6, 1e7 },
-		{ "random writes", { 2048 * 4096, 4096, true, 4000000000, 0 }, 60e6, 1e7 },
-		{ "restore", { 64 * MiB, 4 * MiB, true, 0, 0 }, 4 * MiB / 10e6 * 1e9, 1e8 },
-		{ "verify", { 64 * MiB, 4 * MiB, false, 0, 0 }, 4 * MiB / 40e6 * 1e9, 1e7 },
+		{ "link", { 32 * MiB, 4 * MiB, false, 0, 0, 0 }, 4 * MiB / 40e6 * 1e9, 0 },
+		{ "save", { 64 * MiB, 4 * MiB, false, 0, 0, 0 }, 4 * MiB / 38e6 * 1e9, 2e8 },
+		{ "writes", { 64 * MiB, 4 * MiB, true, 0, 0, 0 }, 4 * MiB / 9e6 * 1e9, 1e8 },
+		{ "random reads", { 2048 * 4096, 4096, false, 4000000000, 0, 0 }, 1.1e6, 1e7 },
+		{ "random writes", { 2048 * 4096, 4096, true, 4000000000, 0, 0 }, 60e6, 1e7 },
+		{ "restore", { 64 * MiB, 4 * MiB, true, 0, 0, 0 }, 4 * MiB / 10e6 * 1e9, 1e8 },
+		{ "verify", { 64 * MiB, 4 * MiB, false, 0, 0, 0 }, 4 * MiB / 40e6 * 1e9, 1e7 },
 	};
 	/*
 	 * an --auto-like run: open-AU runs of small writes to N erase blocks,
@@ -474,7 +474,7 @@ static void test_eta_holds_from_the_middle_on(void)
 	for (int i = 0; i < 13; i++) {
 		bool random = i >= 8, collapses = nrs[i] == (random ? 3 : 6);
 		auto_like[nauto++] = (struct phase){ random ? "random" : "open",
-			{ (uint64_t)nrs[i] * 8 * MiB, 64 * 1024, true, 0, collapses ? 2 : random ? 3 : 1 },
+			{ (uint64_t)nrs[i] * 8 * MiB, 64 * 1024, true, 0, collapses ? 2 : random ? 3 : 1, 0 },
 			(collapses ? 10 : 1) * (random ? 12e6 : 9e6), 3e8 };
 	}
 	if (!open_pty(&master, &slave)) {
@@ -512,7 +512,7 @@ static void test_eta_estimator(void)
 	struct progress_work w;
 
 	memset(&r, 0, sizeof(r));
-	w = (struct progress_work){ 10 * MiB, 4 * MiB, true, 0, 0 };
+	w = (struct progress_work){ 10 * MiB, 4 * MiB, true, 0, 0, 0 };
 	/* nothing measured: a slow card, 10 MB/s writes */
 	CHECK_LT(fabs(progress_work_ns(&r, &w) - 10 * MiB / 10e6 * 1e9), 1e6);
 	progress_rates_add(&r, 0, false, 4 * MiB, 8, 32 * MiB, 32 * MiB / 40e6 * 1e9);
@@ -523,7 +523,7 @@ static void test_eta_estimator(void)
 	/* small writes: a latency per I/O and a time per byte, fitted from two sizes */
 	progress_rates_add(&r, 0, true, 4096, 100, 100 * 4096.0, 100 * (2e6 + 4096 * 50.0));
 	progress_rates_add(&r, 0, true, 65536, 100, 100 * 65536.0, 100 * (2e6 + 65536 * 50.0));
-	w = (struct progress_work){ 1000 * 16384, 16384, true, 0, 0 };
+	w = (struct progress_work){ 1000 * 16384, 16384, true, 0, 0, 0 };
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (1000 * (2e6 + 16384 * 50.0)) - 1), 0.01);
 	w.max_ns = 1000000000;
 	CHECK_EQ(progress_work_ns(&r, &w), 1e9);
@@ -533,6 +533,20 @@ static void test_eta_estimator(void)
 	w.max_ns = 0;
 	w.bytes = 0;
 	CHECK_LT(fabs(progress_plan_ns(&r, &w, 1) - 3e8), 1);
+	/* a pause the caller knows of: its length, on top of the work */
+	w = (struct progress_work){ 10 * MiB, 4 * MiB, true, 0, 0, 2500000000 };
+	CHECK_LT(fabs(progress_work_ns(&r, &w) - (10 * MiB / 8e6 * 1e9 + 2.5e9)), 1e6);
+	/* keyed work (open-AU rows, 128KiB, collapsing) leaves the kinds' rates alone */
+	progress_rates_add(&r, 1, true, 128 * 1024, 10, 10 * 131072.0, 10 * 50e6);
+	w = (struct progress_work){ 10 * MiB, 4 * MiB, true, 0, 0, 0 };
+	CHECK_LT(fabs(progress_work_ns(&r, &w) - 10 * MiB / 8e6 * 1e9), 1e6);
+	/* ... and goes at its own rate; the slow key, unmeasured, at ten times key 1's time */
+	w = (struct progress_work){ 20 * 131072, 128 * 1024, true, 0, 1, 0 };
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 50e6) - 1), 0.01);
+	w.key = PROGRESS_KEY_SLOW;
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (10 * 20 * 50e6) - 1), 0.01);
+	progress_rates_add(&r, PROGRESS_KEY_SLOW, true, 128 * 1024, 10, 10 * 131072.0, 10 * 200e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 200e6) - 1), 0.01);
 }
 
 /* "step N of M" counts the steps that will run: a skipped one is not counted. */
@@ -564,6 +578,30 @@ static void test_skipped_step_is_not_counted(void)
 	close(slave);	/* drain reads to the end: the writer's side closed first */
 	drain(master, out, sizeof(out));
 	CHECK(strstr(out, "step 2 of 2, second: ") != NULL);
+	CHECK(strstr(out, " of 3") == NULL);
+	close(master);
+
+	/* the current step found not to run (--auto's capacity check refused by --max-write) */
+	if (!open_pty(&master, &slave)) {
+		CHECK(0);
+		return;
+	}
+	saved = stderr_to(slave);
+	progress_set_clock(fake_clock);
+	progress_run_begin(steps, 3);
+	progress_run_skip(0);
+	progress_run_step(1);
+	progress_start("x", NULL, 100 * MiB);
+	fake_now += 2000000000;
+	for (int i = 0; i < 64; i++)
+		progress_tick(MiB, true);
+	progress_done();
+	progress_run_end();
+	progress_set_clock(NULL);
+	stderr_back(saved);
+	close(slave);
+	drain(master, out, sizeof(out));
+	CHECK(strstr(out, "step 1 of 2, second: ") != NULL);
 	CHECK(strstr(out, " of 3") == NULL);
 	close(master);
 }
