@@ -340,6 +340,12 @@ m progress-is-redrawn-while-nothing-ticks progress lib/progress.c \
 m progress-at-most-five-a-second progress lib/progress.c \
 	'#define REFRESH_NS	200000000LL' '#define REFRESH_NS	20000000LL' \
 	'test_progress progress-shows-on-a-terminal-during-a-long-run'
+m progress-eta-plans-a-collapse-not-yet-measured-as-slow progress lib/progress_eta.c \
+	'#define SLOW_KEY_FACTOR 10.0' '#define SLOW_KEY_FACTOR 1.0' \
+	'test_progress'
+m progress-eta-counts-a-known-pause progress lib/progress_eta.c \
+	'return ns + (w->pause_ns > 0 ? (double)w->pause_ns : 0);' 'return ns;' \
+	'test_progress'
 
 # ---------------------------------------------------------------------------
 
