@@ -106,14 +106,14 @@ static uint64_t erase_size(const struct autostate *s)
 	return s->erasesize ? s->erasesize : s->erase.bytes ? s->erase.bytes : FALLBACK_ERASE;
 }
 
+enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
+
 /*
  * One open-AU run at N: rows of N erase blocks, in I/Os of the decision
  * rows' size. A first run that holds writes its settling row and both
  * decision rows; one that collapses stops after the first; a replica of a
  * hold writes its settling row and the smaller decision row only.
  */
-enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
-
 static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, int key,
 		    int rows)
 {
