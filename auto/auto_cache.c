@@ -23,6 +23,7 @@
 #define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
 #define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
 #define BUFFER_TAIL 8
+#define BUFFER_LOOK_BLOCKS 16	/* erase blocks a look writes at most */
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -143,12 +144,17 @@ void auto_measure_buffer(struct autostate *s)
 		return;
 	/*
 	 * A buffer shows only once it is full: up to BUFFER_MAX, less on a small
-	 * budget, and 16 erase blocks at most (a larger one blurs every row
-	 * anyway, auto_buffer_blurs).
+	 * budget, and BUFFER_LOOK_BLOCKS erase blocks at most (a larger one
+	 * blurs every row anyway, auto_buffer_blurs). Where the runs write
+	 * whole blocks (SMALL_ERASE) the buffer is only looked for to say that
+	 * it blurs, which half as many blocks tell for a buffer of up to seven
+	 * (the eMMC's 2 MiB at 512 KiB is four), and a look there costs more
+	 * than the manual sequence's FAT run (issue 26's worst cards).
 	 */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
-	if (most > 16 * s->erasesize)
-		most = 16 * s->erasesize;
+	uint64_t blocks = s->erasesize <= SMALL_ERASE ? BUFFER_LOOK_BLOCKS / 2 : BUFFER_LOOK_BLOCKS;
+	if (most > blocks * s->erasesize)
+		most = blocks * s->erasesize;
 	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
 	if (b) {
 		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;
