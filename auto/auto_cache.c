@@ -150,8 +150,8 @@ void auto_measure_buffer(struct autostate *s)
 	 * erase blocks and less (old cards: doc/card-facts.md) the runs write
 	 * whole blocks and the look only tells whether a buffer blurs them;
 	 * half as many blocks tell that for buffers of up to seven blocks, and
-	 * sixteen cost more there than the manual sequence's --find-fat run
-	 * (issue 26's worst cards). An eMMC's 2 MiB buffer on 512 KiB blocks
+	 * the other eight are a tenth of the manual sequence on issue 26's
+	 * worst cards there. An eMMC's 2 MiB buffer on 512 KiB blocks
 	 * drains while it fills and shows only within the sixteen.
 	 */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
