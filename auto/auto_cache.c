@@ -23,6 +23,8 @@
 #define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
 #define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
 #define BUFFER_TAIL 8
+#define BUFFER_LOOK_BLOCKS 16	/* erase blocks a look writes at most */
+#define BUFFER_OLD_ERASE (256u << 10)	/* ... half as many on blocks this small */
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -143,12 +145,19 @@ void auto_measure_buffer(struct autostate *s)
 		return;
 	/*
 	 * A buffer shows only once it is full: up to BUFFER_MAX, less on a small
-	 * budget, and 16 erase blocks at most (a larger one blurs every row
-	 * anyway, auto_buffer_blurs).
+	 * budget, and BUFFER_LOOK_BLOCKS erase blocks at most (a larger one
+	 * blurs every row anyway, auto_buffer_blurs). On cards of 256 KiB
+	 * erase blocks and less (old cards: doc/card-facts.md) the runs write
+	 * whole blocks and the look only tells whether a buffer blurs them;
+	 * half as many blocks tell that for buffers of up to seven blocks, and
+	 * the other eight are a tenth of the manual sequence on issue 26's
+	 * worst cards there. An eMMC's 2 MiB buffer on 512 KiB blocks
+	 * drains while it fills and shows only within the sixteen.
 	 */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
-	if (most > 16 * s->erasesize)
-		most = 16 * s->erasesize;
+	uint64_t blocks = s->erasesize <= BUFFER_OLD_ERASE ? BUFFER_LOOK_BLOCKS / 2 : BUFFER_LOOK_BLOCKS;
+	if (most > blocks * s->erasesize)
+		most = blocks * s->erasesize;
 	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
 	if (b) {
 		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;

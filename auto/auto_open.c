@@ -884,8 +884,15 @@ static bool needs_replica(const struct autostate *s, long long nr, bool random, 
 	int most = auto_buffer_blurs(s) ? 2 : MAX_REPLICAS;
 	if (nr < 1 || reps >= most)
 		return false;
-	if (reps < 2 || auto_agreeing(s, nr, random) < 2 ||
-	    auto_combined_verdict(s, nr, random, NULL) == RUN_UNCLEAR)
+	enum collapse v = auto_combined_verdict(s, nr, random, NULL);
+	/*
+	 * Three replicas, each unclear, and unclear together (their best rates):
+	 * a fourth can only move the best rates by the noise the three already
+	 * spanned, and cannot decide (issue 26: stop where more cannot decide).
+	 */
+	if (reps >= 3 && v == RUN_UNCLEAR && auto_agreeing(s, nr, random) == reps)
+		return false;
+	if (reps < 2 || auto_agreeing(s, nr, random) < 2 || v == RUN_UNCLEAR)
 		return true;
 	/* a collapse that one run did not show is measured once more (a hold may have been slowed) */
 	return collapse && auto_opposite_replica(s, nr, random) && reps < 3;

@@ -50,6 +50,8 @@ def verdict(v, key):
 
 print(f"{'card':28} {'written':>9} {'of card':>8} {'work':>9} {'manual':>10} {'bytes':>6} {'time':>6}  "
       f"erase / linear / random / FAT")
+BY = ("reference", "fat_area", "open_linear", "open_random", "settling", "cache")
+by_purpose = []
 for name, spec, e, page, lin, rnd in cards:
     p = subprocess.run([fb, "--auto", "--destructive", "--json", spec], capture_output=True, text=True)
     d = json.loads(p.stdout)
@@ -63,4 +65,8 @@ for name, spec, e, page, lin, rnd in cards:
           f"{mb / M:9.0f}M {r['work'] / mb:6.3f} {r['ns'] / mns:6.3f}  "
           f"{(str(es >> 10) + 'K') if es else '-'} / {verdict(v, 'open_au_linear')} / "
           f"{verdict(v, 'open_au_random')} / {fat['erase_blocks'] if fat else '-'} {fat['confidence'] if fat else ''}")
+    by_purpose.append((name, r["by"]))
+print(f"\n{'MiB by purpose':28} " + " ".join(f"{k:>11}" for k in BY))
+for name, by in by_purpose:
+    print(f"{name:28} " + " ".join(f"{by[k] / M:11.1f}" for k in BY))
 PY
