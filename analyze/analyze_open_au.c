@@ -753,8 +753,9 @@ static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols
  * its row, and no slower than the typical column in every other row, is
  * that, not the place. It then speaks for nothing: the row's copy in
  * *fixed takes the second column's rate there (a leading column's, for
- * any split of two or more; for a split of one it cannot win), and
- * rows[0] points at it. One dip is not a step.
+ * any split of two or more), rows[0] points at it, and true says so: for
+ * a split of one the other rows decide (best_fat_split). One dip is not a
+ * step.
  */
 static bool discount_first_write(const struct rate_result *r, const struct rate_row **rows, int n,
 				 int ncols, struct rate_row *fixed)
