@@ -486,6 +486,7 @@ static void look_at_fat_row(const struct rate_row *row, int ncols, int k, struct
 /* The leading k columns against the rest, over the deciding rows. */
 struct fat_split {
 	int k, n;
+	int first;		/* rows[first..first+n-1] decide (1: the first row spoke for nothing) */
 	int wins;		/* rows where they beat every later column */
 	int apart;		/* rows where they stood apart from the slower later ones */
 	double share;		/* wins / n */
@@ -549,14 +550,19 @@ static bool joins_leading(const struct rate_row *const *rows, int n, int ncols, 
  * The leading columns that win in the largest share of rows. Equal shares
  * go to the larger k where its last column belongs with the others: leading
  * columns that all beat the rest are all FAT blocks, even when a busy host
- * slowed one of them so that a smaller k wins as often.
+ * slowed one of them so that a smaller k wins as often. A first row whose
+ * first write paid postponed work (discount_first_write) speaks for nothing
+ * about the first column alone: for k = 1 the other rows decide.
  */
-static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, struct fat_split *best)
+static void best_fat_split(const struct rate_row *const *rows, int n, int ncols, bool first_paid,
+			   struct fat_split *best)
 {
 	memset(best, 0, sizeof(*best));
 	for (int k = 1; k <= ncols / 2; k++) {
 		struct fat_split sp;
-		fat_split(rows, n, ncols, k, &sp);
+		int skip = first_paid && k == 1 && n > 1;
+		fat_split(rows + skip, n - skip, ncols, k, &sp);
+		sp.first = skip;
 		if (sp.share > best->share || !best->k ||
 		    (sp.share == best->share && fat_found(&sp) && joins_leading(rows, n, ncols, k - 1)))
 			*best = sp;
@@ -633,21 +639,74 @@ static int rows_falling_off(const struct rate_row *const *rows, int n, int ncols
 	return falling;
 }
 
-static void say_fat_area(const struct rate_row *const *rows, int ncols, const struct fat_split *sp,
+/*
+ * A RAM buffer that holds more than a column's writes completes each write
+ * when the card has done the writes before it (doc/card-facts.md, FAT
+ * area): a row's first writes then run at the pace of the last ones of the
+ * row before, and the rest of the row falls off as the buffer fills with
+ * its own. Row i (written right after row i - 1) is such a row when its
+ * later columns fall off (each no faster than the one before, the first
+ * FAT_TAIL_DROP over the last) and its leading columns run no faster than
+ * the last column of the row before (FAT_ROW_MARGIN for noise). A FAT area
+ * shows in a later row as its own speed, above the row before's last.
+ */
+static bool paced_by_row_before(const struct rate_row *before, const struct rate_row *row, int ncols,
+				int k)
+{
+	double lead = row->rate[0];
+	for (int c = 1; c < k; c++)
+		lead = fmin(lead, row->rate[c]);
+	for (int c = k + 1; c < ncols; c++)
+		if (row->rate[c] > FAT_TAIL_STEADY * row->rate[c - 1])
+			return false;
+	return row->rate[k] >= FAT_TAIL_DROP * row->rate[ncols - 1] &&
+	       lead <= FAT_ROW_MARGIN * before->rate[ncols - 1];
+}
+
+/* The rows after the first that a buffer paces; the area is the buffer's where most are. */
+static int rows_paced_by_buffer(const struct rate_row *const *rows, int n, int ncols, int k)
+{
+	int paced = 0;
+	for (int i = 1; i < n; i++)
+		paced += paced_by_row_before(rows[i - 1], rows[i], ncols, k);
+	return paced;
+}
+
+static void say_fat_area(const struct rate_row *const *rows, int n, int ncols, const struct fat_split *sp,
 			 uint64_t e, uint64_t div, struct fat_estimate *out)
 {
 	char a[FMT_BUF];
+	int paced = rows_paced_by_buffer(rows, n, ncols, sp->k);
+	if (n > 1 && 2 * paced > n - 1) {
+		out->aus = 0;
+		out->bytes = 0;
+		out->conf = CONF_LOW;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "first %d column%s %.1fx the fastest later column, but in %d of %d later rows "
+			 "%s no faster than the last column of the row before and the later columns fall "
+			 "off in the order written: a RAM buffer that holds more than a column completes "
+			 "the writes at the pace of those before them, so the speed is the buffer's, not "
+			 "the place's; no FAT area seen for writes <= %s", sp->k, sp->k > 1 ? "s" : "",
+			 sp->margin, paced, n - 1, sp->k > 1 ? "they run" : "it runs", fmt_size(a, e / div));
+		return;
+	}
+	rows += sp->first;
 	out->aus = sp->k;
 	out->bytes = (uint64_t)sp->k * e;
 	/*
 	 * Against the fastest later column: a thin margin (a RAM buffer makes
-	 * the first writes after a pause some 1.4x faster) is no more than low.
+	 * the first writes after a pause some 1.4x faster) is no more than low;
+	 * so is an area that one row alone shows (one dip is not a step).
 	 */
-	out->conf = sp->margin < FAT_CLEAR ? CONF_LOW : sp->share >= FAT_SURE_SHARE ? CONF_HIGH : CONF_MEDIUM;
+	out->conf = sp->margin < FAT_CLEAR || sp->n < 2 ? CONF_LOW :
+		    sp->share >= FAT_SURE_SHARE ? CONF_HIGH : CONF_MEDIUM;
 	snprintf(out->evidence, sizeof(out->evidence),
 		 "first %d column%s %.1fx the fastest later column (%.1fx the typical one), faster "
 		 "than every later column in %d of %d rows for writes <= %s", sp->k, sp->k > 1 ? "s" : "",
 		 sp->margin, sp->speedup, sp->wins, sp->n, fmt_size(a, e / div));
+	if (sp->first)
+		fmt_append(out->evidence, sizeof(out->evidence), " (the first row's first write paid "
+			   "for work left before it and speaks for nothing)");
 	int falling = rows_falling_off(rows, sp->n, ncols, sp->k);
 	if (2 * falling > sp->n) {
 		out->conf = CONF_LOW;
@@ -694,28 +753,30 @@ static void say_no_fat_area(const struct rate_row *const *rows, int n, int ncols
  * its row, and no slower than the typical column in every other row, is
  * that, not the place. It then speaks for nothing: the row's copy in
  * *fixed takes the second column's rate there (a leading column's, for
- * any split of two or more; for a split of one it cannot win), and
- * rows[0] points at it. One dip is not a step.
+ * any split of two or more), rows[0] points at it, and true says so: for
+ * a split of one the other rows decide (best_fat_split). One dip is not a
+ * step.
  */
-static void discount_first_write(const struct rate_result *r, const struct rate_row **rows, int n,
+static bool discount_first_write(const struct rate_result *r, const struct rate_row **rows, int n,
 				 int ncols, struct rate_row *fixed)
 {
 	if (n < 2 || rows[0] != &r->rows[0])
-		return;
+		return false;
 	const struct rate_row *first = rows[0];
 	for (int c = 1; c < ncols; c++)
 		if (!(first->rate[0] < first->rate[c]))
-			return;
+			return false;
 	for (int i = 1; i < n; i++) {
 		double v[RATE_MAX_COLS];
 		for (int c = 0; c < ncols; c++)
 			v[c] = rows[i]->rate[c];
 		if (rows[i]->rate[0] < analyze_median(v, ncols))
-			return;
+			return false;
 	}
 	*fixed = *first;
 	fixed->rate[0] = first->rate[1];
 	rows[0] = fixed;
+	return true;
 }
 
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
@@ -734,14 +795,14 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	const struct rate_row *rows[64];
 	uint64_t div = 8;
 	int n = small_fat_rows(r, e, div, ncols, rows);
-	discount_first_write(r, rows, n, ncols, &fixed);
+	bool paid = discount_first_write(r, rows, n, ncols, &fixed);
 	if (n < 2 || ncols < 3) {
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "too few small-write rows (%d) or columns (%d)", n, ncols);
 		return;
 	}
 	struct fat_split best;
-	best_fat_split(rows, n, ncols, &best);
+	best_fat_split(rows, n, ncols, paid, &best);
 	/*
 	 * Page mapping saves work per write, so a FAT area stands out most for
 	 * the smallest writes and hardly for large ones (a 1.5x speedup at a
@@ -751,17 +812,17 @@ void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out)
 	 */
 	const struct rate_row *tiny[64];
 	int nt = small_fat_rows(r, e, 64, ncols, tiny);
-	discount_first_write(r, tiny, nt, ncols, &fixed_tiny);
+	bool tiny_paid = discount_first_write(r, tiny, nt, ncols, &fixed_tiny);
 	if (nt >= 3 && nt < n) {
 		struct fat_split sp;
-		best_fat_split(tiny, nt, ncols, &sp);
+		best_fat_split(tiny, nt, ncols, tiny_paid, &sp);
 		if (fat_found(&sp) && (!fat_found(&best) || sp.speedup > best.speedup)) {
 			memcpy(rows, tiny, (size_t)nt * sizeof(*tiny));
 			n = nt, div = 64, best = sp;
 		}
 	}
 	if (fat_found(&best))
-		say_fat_area(rows, ncols, &best, e, div, out);
+		say_fat_area(rows, n, ncols, &best, e, div, out);
 	else
 		say_no_fat_area(rows, n, ncols, &best, e, out);
 }

@@ -655,6 +655,68 @@ static void test_open_au_series(void)
 	CHECK(strstr(est.evidence, "2x slower than at N=2") != NULL);
 }
 
+/* Two rows of six columns, the first written first, into *p. */
+static void fat_two_rows(struct rate_result *p, struct rate_row *pr, uint64_t e, uint64_t b,
+			 const double r0[6], const double r1[6])
+{
+	memset(pr, 0, 2 * sizeof(*pr));
+	*p = (struct rate_result){ .rows = pr, .nrows = 2, .erasesize = e, .find_fat = true };
+	for (int c = 0; c < 6; c++) {
+		pr[0].rate[c] = r0[c];
+		pr[1].rate[c] = r1[c];
+	}
+	pr[0].blocksize = b, pr[1].blocksize = b / 2;
+	pr[0].ncols = pr[1].ncols = 6;
+}
+
+/*
+ * The --find-fat check on cards with a RAM buffer larger than a column's
+ * writes (issue 27, today's calibration): the writes complete at the pace
+ * of those before them.
+ */
+static void test_find_fat_behind_a_buffer(void)
+{
+	static struct rate_row pr[2];
+	struct rate_result p;
+	struct fat_estimate f;
+	/*
+	 * A 32 MiB USB 3 stick with a 4 MiB buffer and no FAT area: the first
+	 * column 1.7x the next, the row falling off; the second row's first
+	 * column no faster than the first row's last. No FAT area (low).
+	 */
+	const double a0[6] = { 155143, 90750, 66942, 54296, 46158, 39881 };
+	const double a1[6] = { 38536, 31830, 28640, 26180, 24096, 22529 };
+	fat_two_rows(&p, pr, 32 * MiB, 16 * KiB, a0, a1);
+	analyze_find_fat(&p, &f);
+	CHECK(f.aus == 0 && f.conf == CONF_LOW && strstr(f.evidence, "RAM buffer") != NULL);
+	/* the same second row above the first row's last: the place's speed, a FAT area */
+	for (int c = 0; c < 6; c++)
+		pr[1].rate[c] = a1[c] * (c ? 1 : 2);
+	analyze_find_fat(&p, &f);
+	CHECK_EQ(f.aus, 1);
+	/*
+	 * A card with one FAT block and a 1 MiB buffer: the first row rises from
+	 * a first write that paid for work left before it; the second row's
+	 * first column 2x the first row's last and 3x its next. One FAT block,
+	 * shown by the second row alone: low.
+	 */
+	const double b0[6] = { 752542, 1462656, 1907757, 2048403, 2083048, 2091026 };
+	const double b1[6] = { 4346165, 1351267, 999477, 889763, 845787, 826439 };
+	fat_two_rows(&p, pr, 32 * MiB, 16 * KiB, b0, b1);
+	analyze_find_fat(&p, &f);
+	CHECK(f.aus == 1 && f.conf == CONF_LOW);
+	/*
+	 * A card without a buffer whose FAT block (1.7x) in the second row runs
+	 * below the first row's last column (writes of half the size), the
+	 * later columns level: still one FAT block.
+	 */
+	const double c0[6] = { 7574434, 3844274, 4357012, 4354608, 4358476, 3932164 };
+	const double c1[6] = { 3790980, 1957893, 2182240, 2181964, 2181863, 2182489 };
+	fat_two_rows(&p, pr, 8 * MiB, 32 * KiB, c0, c1);
+	analyze_find_fat(&p, &f);
+	CHECK(f.aus == 1 && f.conf >= CONF_MEDIUM);
+}
+
 static void test_find_fat(void)
 {
 	static struct rate_row rows[12];
@@ -768,6 +830,7 @@ static void test_find_fat(void)
 		analyze_find_fat(&p, &f);
 		CHECK(f.aus != 2);
 	}
+	test_find_fat_behind_a_buffer();
 }
 
 /* ---------- the seed posts ---------- */
