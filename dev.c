@@ -9,9 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define BUFFER_ALIGN 4096
+/*
+ * Buffers of this size and more are aligned to it and asked for in huge
+ * pages (transparent huge pages, "madvise" mode): filling a 32MiB buffer
+ * page by page took 8192 page faults, 0.1s of CPU on a virtual machine,
+ * most of the cost of an -O run on a simulated card (and of the tests).
+ * All before any timed I/O; where the kernel has no huge pages the advice
+ * is ignored.
+ */
+#define HUGE_BUFFER (2u << 20)
 
 bool dev_path_is_sim(const char *path)
 {
@@ -289,6 +299,12 @@ void *dev_alloc_buffer(size_t len)
 {
 	void *p;
 
+	if (len >= HUGE_BUFFER) {
+		if (posix_memalign(&p, HUGE_BUFFER, len))
+			return NULL;
+		madvise(p, len, MADV_HUGEPAGE);
+		return p;
+	}
 	if (posix_memalign(&p, BUFFER_ALIGN, len ? len : BUFFER_ALIGN))
 		return NULL;
 	return p;

@@ -287,6 +287,42 @@ static void find_fat_columns_fast_from_a_random_slot_are_no_fat_area(void)
 	CHECK_EQ(f.aus, 2);
 }
 
+/*
+ * A fake that stores too little for a Linux partition after its FAT area:
+ * the FAT partition is dropped and the one partition starts on the first
+ * erase block, in the JSON's partition_start_sectors as in the script.
+ */
+static void a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block(void)
+{
+	struct dev d;
+	char err[256] = "";
+	static struct autostate s;
+	struct advice a;
+
+	if (dev_open(&d, "sim:size=1G", 0, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	s.d = &d;
+	s.erase = (struct size_estimate){ .bytes = 4 * MiB, .conf = CONF_HIGH };
+	s.have_fat = true;
+	s.fatest = (struct fat_estimate){ .aus = 2, .bytes = 8 * MiB, .conf = CONF_HIGH };
+	s.have_cap = true;
+	s.cap = (struct capacity_result){ .verdict = CAP_COUNTERFEIT, .advertised = 1024 * MiB,
+					  .addressable = 1024 * MiB, .real_lo = 10 * MiB,
+					  .real_hi = 10 * MiB };
+	advice_make(&s, &a);
+	CHECK(a.fake && !a.unusable);
+	CHECK_EQ(a.fat_end, 0);
+	CHECK_EQ(a.end, 8 * MiB);
+	CHECK_EQ(a.linux_start, 4 * MiB);
+	CHECK_EQ(a.start, 4 * MiB);
+	CHECK_EQ(a.linux_bytes, 4 * MiB);
+	dev_close(&d);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -299,5 +335,6 @@ int main(void)
 	a_mapping_unit_with_two_random_blocks_is_not_no_random_block();
 	one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse();
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
+	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
 	return unit_summary();
 }
