@@ -65,11 +65,11 @@ static void add(struct plan *p, uint64_t bytes, uint64_t io, bool write, int64_t
 		p->w[p->n++] = (struct progress_work){ bytes, (uint32_t)io, write, max_ns, key, 0 };
 }
 
-/* The last item planned follows the card left idle (auto_pause: after a collapse, a new search). */
-static void pause_before_last(const struct autostate *s, struct plan *p)
+/* Item i of the plan follows the card left idle (auto_pause: after a collapse, a new search). */
+static void pause_before(const struct autostate *s, struct plan *p, int i)
 {
-	if (p->n > 0 && !s->no_pauses)
-		p->w[p->n - 1].pause_ns = AUTO_PAUSE_NS;
+	if (i >= 0 && i < p->n && !s->no_pauses)
+		p->w[i].pause_ns = AUTO_PAUSE_NS;
 }
 
 /* The searches' rows are known once the write phase has chosen them (auto_probe_rows_init). */
@@ -129,7 +129,7 @@ static void add_run(const struct autostate *s, struct plan *p, long long nr, boo
 	add(p, full * (uint64_t)rows / ROWS_HOLD, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
 	    true, 0, key == KEY_HOLDS && random ? KEY_RANDOM_HOLDS : key);
 	if (after_collapse)	/* a collapse leaves the card owing work: a pause before the next run */
-		pause_before_last(s, p);
+		pause_before(s, p, p->n - 1);
 }
 
 /* The runs a search still needs, from its bracket; limit: the largest N it may test. */
@@ -256,11 +256,9 @@ static int update(const struct autostate *s)
 		struct plan *to = step == current ? &now : &later;
 		int before = to->n;
 		plan_step(s, to, step);
-		if (step != current && to->n > before && step >= AUTO_STEP_OPEN && step <= AUTO_STEP_RANDOM) {
-			/* a new search begins on a card the last one left owing work */
-			if (!s->no_pauses)
-				to->w[before].pause_ns = AUTO_PAUSE_NS;
-		}
+		/* a new search begins on a card the last one left owing work */
+		if (step != current && step >= AUTO_STEP_OPEN && step <= AUTO_STEP_RANDOM)
+			pause_before(s, to, before);
 	}
 	if (current != AUTO_STEP_CAPACITY && current != AUTO_STEP_CLASS)
 		progress_step_plan(now.w, now.n);

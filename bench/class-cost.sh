@@ -52,13 +52,21 @@ loop=$(losetup -f --show ${CLASS_COST_DIRECT:+--direct-io=on} "$img") ||
 	{ echo "class-cost: no free loop device"; exit 0; }
 echo "class-cost: $loop over $img${CLASS_COST_DIRECT:+ (direct I/O)}"
 stat_written() { echo $(($(awk '{print $7}' "/sys/block/${loop##*/}/stat") * 512)); }
+# timed OUT CMD...: CMD's standard output to OUT; its wall time in ran_ms
+# and the bytes the device counted written in ran_written; CMD's status
+timed() {
+	local out=$1 w0 t0 t1 rc=0; shift
+	w0=$(stat_written)
+	t0=$(date +%s%N)
+	"$@" > "$out" 2>/dev/null || rc=$?
+	t1=$(date +%s%N)
+	ran_written=$(($(stat_written) - w0))
+	ran_ms=$(((t1 - t0) / 1000000))
+	return $rc
+}
 
-w0=$(stat_written)
-t0=$(date +%s%N)
-"$FB" --class --json --claim=C10,A2 --erasesize=4M "$loop" > "$tmp/class.json" 2>/dev/null || true
-t1=$(date +%s%N)
-class_written=$(($(stat_written) - w0))
-class_ms=$(((t1 - t0) / 1000000))
+timed "$tmp/class.json" "$FB" --class --json --claim=C10,A2 --erasesize=4M "$loop" || true
+class_written=$ran_written class_ms=$ran_ms
 python3 - "$tmp/class.json" "$class_written" "$class_ms" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["class"]
@@ -110,12 +118,8 @@ runtime=10
 time_based
 stonewall
 EOF
-w0=$(stat_written)
-t0=$(date +%s%N)
-fio --output-format=json "$tmp/pi.fio" > "$tmp/fio.json" 2>/dev/null
-t1=$(date +%s%N)
-fio_written=$(($(stat_written) - w0))
-fio_ms=$(((t1 - t0) / 1000000))
+timed "$tmp/fio.json" fio --output-format=json "$tmp/pi.fio"
+fio_written=$ran_written fio_ms=$ran_ms
 python3 - "$tmp/fio.json" "$fio_written" "$fio_ms" "$class_written" "$class_ms" <<'PY'
 import json, sys
 jobs = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
@@ -154,18 +158,12 @@ for name, rw in (("random_read", "randread"), ("random_write", "randwrite"),
 job("restore", "write", chunk)
 job("verify", "read", chunk)
 PY
-w0=$(stat_written)
-t0=$(date +%s%N)
-fio --output-format=json "$tmp/same.fio" > "$tmp/same.json" 2>/dev/null
-t1=$(date +%s%N)
-same_written=$(($(stat_written) - w0))
-same_ms=$(((t1 - t0) / 1000000))
+timed "$tmp/same.json" fio --output-format=json "$tmp/same.fio"
+same_written=$ran_written same_ms=$ran_ms
 # the same job with O_SYNC, as flashbench opens a device it writes (the original's flags)
 sed 's/^direct=1$/direct=1\nsync=1/' "$tmp/same.fio" > "$tmp/sync.fio"
-t0=$(date +%s%N)
-fio --output-format=json "$tmp/sync.fio" > "$tmp/sync.json" 2>/dev/null
-t1=$(date +%s%N)
-sync_ms=$(((t1 - t0) / 1000000))
+timed "$tmp/sync.json" fio --output-format=json "$tmp/sync.fio"
+sync_ms=$ran_ms
 python3 - "$tmp/same.json" "$same_written" "$same_ms" "$class_written" "$class_ms" "$tmp/class.json" \
 	"$tmp/sync.json" "$sync_ms" <<'PY'
 import json, sys

@@ -549,23 +549,23 @@ static void test_eta_estimator(void)
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 200e6) - 1), 0.01);
 }
 
-/* "step N of M" counts the steps that will run: a skipped one is not counted. */
-static void test_skipped_step_is_not_counted(void)
+/*
+ * A run of three steps, step `skip` found not to run before step 1 starts;
+ * what the terminal showed in out. false: no terminal to show it on.
+ */
+static bool run_three_steps_skipping(int skip, char *out, size_t n)
 {
-	static char out[65536];
 	static const struct progress_step steps[] = {
 		{ "first", 1, 1 }, { "second", 1, 1 }, { "third", 1, 1 },
 	};
 	int master, slave;
 
-	if (!open_pty(&master, &slave)) {
-		CHECK(0);
-		return;
-	}
+	if (!open_pty(&master, &slave))
+		return false;
 	int saved = stderr_to(slave);
 	progress_set_clock(fake_clock);
 	progress_run_begin(steps, 3);
-	progress_run_skip(2);
+	progress_run_skip(skip);
 	progress_run_step(1);
 	progress_start("x", NULL, 100 * MiB);
 	fake_now += 2000000000;
@@ -576,34 +576,23 @@ static void test_skipped_step_is_not_counted(void)
 	progress_set_clock(NULL);
 	stderr_back(saved);
 	close(slave);	/* drain reads to the end: the writer's side closed first */
-	drain(master, out, sizeof(out));
+	drain(master, out, n);
+	close(master);
+	return true;
+}
+
+/* "step N of M" counts the steps that will run: a skipped one is not counted. */
+static void test_skipped_step_is_not_counted(void)
+{
+	static char out[65536];
+
+	CHECK(run_three_steps_skipping(2, out, sizeof(out)));
 	CHECK(strstr(out, "step 2 of 2, second: ") != NULL);
 	CHECK(strstr(out, " of 3") == NULL);
-	close(master);
-
 	/* the current step found not to run (--auto's capacity check refused by --max-write) */
-	if (!open_pty(&master, &slave)) {
-		CHECK(0);
-		return;
-	}
-	saved = stderr_to(slave);
-	progress_set_clock(fake_clock);
-	progress_run_begin(steps, 3);
-	progress_run_skip(0);
-	progress_run_step(1);
-	progress_start("x", NULL, 100 * MiB);
-	fake_now += 2000000000;
-	for (int i = 0; i < 64; i++)
-		progress_tick(MiB, true);
-	progress_done();
-	progress_run_end();
-	progress_set_clock(NULL);
-	stderr_back(saved);
-	close(slave);
-	drain(master, out, sizeof(out));
+	CHECK(run_three_steps_skipping(0, out, sizeof(out)));
 	CHECK(strstr(out, "step 1 of 2, second: ") != NULL);
 	CHECK(strstr(out, " of 3") == NULL);
-	close(master);
 }
 
 int main(int argc, char **argv)
