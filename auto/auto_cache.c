@@ -54,17 +54,53 @@ static bool steady_tail(const int64_t *t, int n)
 	return last <= (1 + BUFFER_STEADY) * prev && prev <= (1 + BUFFER_STEADY) * last;
 }
 
+/* The first of BUFFER_TAIL writes in a row from `from` on, all slow (or all fast); -1: none. */
+static int tail_from(const int64_t *t, int from, int n, int64_t steady, bool slow)
+{
+	for (int i = from; i + BUFFER_TAIL <= n; i++) {
+		int alike = 0;
+		for (int k = i; k < i + BUFFER_TAIL; k++)
+			alike += (t[k] > BUFFER_FAST * (double)steady) == slow;
+		if (alike == BUFFER_TAIL)
+			return i;
+	}
+	return -1;
+}
+
 /* Where the writes stopped going to a buffer: the first of BUFFER_TAIL slow ones in a row; 0: none. */
 static int buffer_end(const int64_t *t, int n, int64_t steady)
 {
-	for (int i = 0; i + BUFFER_TAIL <= n; i++) {
-		int slow = 0;
-		for (int k = i; k < i + BUFFER_TAIL; k++)
-			slow += t[k] > BUFFER_FAST * (double)steady;
-		if (slow == BUFFER_TAIL)
-			return i;
-	}
-	return 0;
+	int end = tail_from(t, 0, n, steady, true);
+	return end > 0 ? end : 0;
+}
+
+/*
+ * The bytes a buffer took, from the times of writes in order after a pause
+ * (0: none). A buffer fills only while the card is idle (doc/card-facts.md,
+ * "Cards as they are made today"): past its end the writes run at the
+ * card's rate until the next pause. Fast writes that come back without a
+ * pause, BUFFER_TAIL in a row, are the place's: a card that pays for each
+ * erase block it opens with the writes after it (a collection postponed
+ * and paid a slice per write) runs slow after each move to a fresh block
+ * and fast in the rest of it, a stretch as long as a block that ends where
+ * a block does (two cards of 2MiB blocks and no buffer read as "~2MiB").
+ */
+uint64_t auto_buffer_from_writes(const int64_t *t, int n, uint64_t chunk, double *fast_rate, double *slow_rate)
+{
+	if (n < 2 * BUFFER_TAIL || !steady_tail(t, n))
+		return 0;
+	int64_t steady = window_median(t, n, BUFFER_TAIL), sum = 0;
+	int end = buffer_end(t, n, steady), fast = 0;
+	for (int i = 0; i < end; i++)
+		if (t[i] <= BUFFER_FAST * (double)steady) {
+			fast++;
+			sum += t[i];
+		}
+	if (end < 2 || 4 * fast < 3 * end || tail_from(t, end, n, steady, false) >= 0)
+		return 0;
+	*fast_rate = (double)chunk * fast * 1e9 / (double)sum;
+	*slow_rate = (double)chunk * 1e9 / (double)steady;
+	return (uint64_t)end * chunk;
 }
 
 /*
@@ -105,20 +141,7 @@ static uint64_t look_for_buffer(struct autostate *s, uint64_t chunk, uint64_t mo
 				break;
 		}
 	}
-	if (n >= 2 * BUFFER_TAIL && steady_tail(t, n)) {
-		int64_t steady = window_median(t, n, BUFFER_TAIL), sum = 0;
-		int end = buffer_end(t, n, steady), fast = 0;
-		for (int i = 0; i < end; i++)
-			if (t[i] <= BUFFER_FAST * (double)steady) {
-				fast++;
-				sum += t[i];
-			}
-		if (end >= 2 && 4 * fast >= 3 * end) {
-			found = (uint64_t)end * chunk;
-			*fast_rate = (double)chunk * fast * 1e9 / (double)sum;
-			*slow_rate = (double)chunk * 1e9 / (double)steady;
-		}
-	}
+	found = auto_buffer_from_writes(t, n, chunk, fast_rate, slow_rate);
 	free(t);
 	return found;
 }

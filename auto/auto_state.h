@@ -354,6 +354,8 @@ const char *auto_purpose_name(enum auto_purpose p);
 void auto_pause(struct autostate *s);
 /* After a pause, writes in order show a RAM buffer: the first ones at bus speed. */
 void auto_measure_buffer(struct autostate *s);
+/* A RAM buffer's bytes from the times of n writes of chunk in order after a pause; 0: none. */
+uint64_t auto_buffer_from_writes(const int64_t *t, int n, uint64_t chunk, double *fast_rate, double *slow_rate);
 /* A RAM buffer larger than a run can fill with its own writes before it is timed. */
 bool auto_buffer_blurs(const struct autostate *s);
 /*

@@ -323,6 +323,66 @@ static void a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_a
 	dev_close(&d);
 }
 
+/*
+ * Writes of 64KiB in order after a pause, as --auto's look for a RAM
+ * buffer timed them (microseconds), on two cards of 2MiB erase blocks and
+ * no buffer (the calibration's sdc10 seed=273 and multiplane-32g seed=240:
+ * each block the look moves on to runs slow for its first writes, paying
+ * for the block it opened, then fast to its end), and on an eMMC 5.1 with
+ * a 2MiB buffer draining while it fills (emmc51 seed=49).
+ */
+static const int64_t no_buffer_sdc10[] = {
+	22686, 22371, 22411, 22444, 22395, 5620, 5612, 5615, 5614, 5624, 5611, 5630, 5625, 5621, 5615,
+	5612, 5671, 5616, 5638, 5614, 5617, 5620, 5625, 5617, 5616, 5624, 5656, 5611, 5629, 5620, 5615,
+	5948, 22423, 22378, 22377, 22428, 22374, 22409, 22398, 22353, 5634, 5613, 5624, 5656, 5622, 5611,
+	5692, 5643, 5622, 5619, 5611, 5614, 5685, 5654, 5614, 5644, 5612, 5621, 5652, 5612, 5620, 5623,
+	5945, 22404, 22379, 22376, 22422, 22374, 22373, 22387, 22343, 5612, 5626, 5614, 5682 };
+static const int64_t no_buffer_multiplane[] = {
+	6912, 6034, 5908, 5668, 6040, 5607, 5621, 6878, 5735, 5534, 5851, 5719, 6343, 5771, 5502, 5844,
+	6132, 6018, 5612, 5553, 5899, 5896, 5679, 5830, 5632, 5591, 9808, 5630, 5601, 6249, 5567, 5956,
+	44385, 43378, 43292, 43116, 43981, 44973, 44232, 43878, 5946, 6082, 5800, 5672, 5877, 5909, 5910,
+	5588, 5631, 5590, 5773, 6031, 5610, 5557, 5781, 6219, 5972, 5736, 5653, 5741, 5730, 5699, 5923,
+	43644, 42885, 44677, 44003, 43111, 43753, 43981, 42725, 5895, 5635, 5818, 5589 };
+static const int64_t buffer_emmc51[] = {
+	633, 547, 759, 603, 510, 520, 531, 625, 592, 1225, 699, 592, 488, 508, 524, 454, 492, 579, 449,
+	470, 452, 664, 549, 477, 722, 500, 553, 577, 463, 527, 617, 455, 605, 564, 825, 556, 540, 411, 673,
+	600, 424, 404, 468, 414, 612, 487, 537, 648, 529, 468, 427, 481, 544, 2054, 2362, 2201, 2232, 1782,
+	2073, 2030, 1034, 2194, 2613, 1888, 2787, 2209, 2170, 2154, 2122, 1938, 2351, 2002, 1839, 2157,
+	1961, 1063, 2193 };
+
+static uint64_t buffer_of(const int64_t *us, int n)
+{
+	int64_t ns[128];
+	double fast = 0, slow = 0;
+	for (int i = 0; i < n; i++)
+		ns[i] = us[i] * 1000;
+	return auto_buffer_from_writes(ns, n, 64 << 10, &fast, &slow);
+}
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void fast_writes_that_end_with_each_erase_block_are_no_ram_buffer(void)
+{
+	CHECK_EQ(buffer_of(no_buffer_sdc10, COUNT(no_buffer_sdc10)), 0);
+	CHECK_EQ(buffer_of(no_buffer_multiplane, COUNT(no_buffer_multiplane)), 0);
+	/* a buffer's writes do not come back fast without a pause: it stays seen */
+	CHECK_EQ(buffer_of(buffer_emmc51, COUNT(buffer_emmc51)), 61 * 64 * 1024);
+	const char *cards[] = {
+		"sim:sdc10,size=2147483648,erasesize=2097152,pagesize=16384,open-au=8,random-au=0,fat-aus=0,"
+		"seed=273,noise=2,state=used,gc-defer=1,multiplane=0,group=0,spikes=2,stretch=2,drift=2,"
+		"jitter=300,burst=0,map-unit=0,claims=none",
+		"sim:multiplane-32g,size=34359738368,erasesize=2097152,pagesize=16384,open-au=6,random-au=6,"
+		"fat-aus=2,seed=240,noise=0,state=after-run,gc-defer=2,multiplane=0,group=0,spikes=2,stretch=0,"
+		"drift=0,jitter=20,burst=1,map-unit=524288,claims=none",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct outcome r = run_auto(cards[i], true, true, 0);
+		CHECK_EQ(r.rc, 0);
+		CHECK(has(&r, "\"ram_buffer_bytes\": 0,"));
+		free(r.text);
+	}
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -336,5 +396,6 @@ int main(void)
 	one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse();
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
+	fast_writes_that_end_with_each_erase_block_are_no_ram_buffer();
 	return unit_summary();
 }
