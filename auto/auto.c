@@ -265,15 +265,27 @@ static void forget_fat(struct autostate *s)
 }
 
 /*
+ * What must be left past a write cache for the FAT check and the runs that
+ * decide a count there (the calibration's measure of what a cache hides,
+ * doc/card-facts.md: 12 erase blocks for the FAT area).
+ */
+#define PAST_CACHE_BLOCKS 12
+
+/*
  * Writes in order look for the cache's end, leaving room to measure again
- * what was measured in it; past it, the FAT check and the linear search
- * run again (the card's erase-block rules apply from there on).
+ * what was measured in it, or at least the FAT check and the deciding runs
+ * past it: the look goes on as far as the budget allows that (a look cut
+ * short at the first reserve left 14 of 120 of today's cards with the FAT
+ * area measured inside a cache the budget could pass). Past it, the FAT
+ * check and the linear search run again (the card's erase-block rules
+ * apply from there on), as far as what is left allows.
  */
 static void look_past_a_cache(struct autostate *s)
 {
 	uint64_t again = s->spent[SPENT_REFERENCE] + s->spent[SPENT_LINEAR] + s->spent[SPENT_SETTLE] +
-			 s->spent[SPENT_FAT];
-	if (!auto_pass_cache(s, again + s->plan.est[SPENT_RANDOM]))
+			 s->spent[SPENT_FAT] + s->plan.est[SPENT_RANDOM];
+	uint64_t least = PAST_CACHE_BLOCKS * s->erasesize;
+	if (!auto_pass_cache(s, again < least ? again : least))
 		return;
 	remeasure(s);
 }
@@ -327,6 +339,23 @@ static void measure_again_past_it(struct autostate *s)
 			before_first_slow = s->runs[i].written_before;
 	auto_note_cache_ended(s, before_first_slow);
 	remeasure(s);
+}
+
+/*
+ * A FAT check the write cache took (auto_judge_determinable: "write-cache"):
+ * not determinable here, and the line that passes the cache for the counts
+ * (its budget and bytes) decides it too.
+ */
+static void say_fat_behind_the_cache(struct autostate *s)
+{
+	char b[FMT_BUF];
+	const struct not_determinable *nd = &s->nd_lin;
+	if (!s->have_fat || s->fatest.conf != CONF_NONE || !nd->reason || strcmp(nd->reason, "write-cache") ||
+	    !nd->command[0])
+		return;
+	fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), ": not determinable within this "
+		   "budget; the --auto line that decides the open-AU counts past the cache decides it too "
+		   "(writes %s)", fmt_size(b, nd->cost_bytes));
 }
 
 static void run_write_phase(struct autostate *s)
@@ -409,6 +438,8 @@ static void run_write_phase(struct autostate *s)
 			s->fatest.conf = CONF_LOW;
 	}
 	auto_judge_determinable(s);
+	if (cache_hides)
+		say_fat_behind_the_cache(s);
 }
 
 static void free_state(struct autostate *s)

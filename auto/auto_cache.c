@@ -211,15 +211,26 @@ static uint64_t cache_area(const struct autostate *s)
 	return (at + s->erasesize - 1) / s->erasesize * s->erasesize;
 }
 
-/* Did the last CACHE_DROP_WRITES writes all run slower than the first ones? */
-static bool dropped(const int64_t *t, int n)
+/*
+ * Did the last CACHE_DROP_WRITES writes all run slower than the first ones,
+ * or than the linear reference measured in the cache (cached_t a write, 0:
+ * none)? Large writes in order run no slower than the reference's smaller
+ * ones on one card: slower, they went past a cache that ended before the
+ * look or within its first writes (the cache folded back only partly in
+ * the pauses before it: today's cards of 80..350 MiB caches ran the look at
+ * the native rate from its first write, and it looked on to the budget).
+ */
+static bool dropped(const int64_t *t, int n, int64_t cached_t)
 {
-	if (n < CACHE_FIRST + CACHE_DROP_WRITES)
+	if (n < (cached_t ? 0 : CACHE_FIRST) + CACHE_DROP_WRITES)
 		return false;
-	int64_t v[CACHE_FIRST];
-	memcpy(v, t, sizeof v);
-	qsort(v, CACHE_FIRST, sizeof(*v), cmp_i64);
-	int64_t first = (v[1] + v[2]) / 2;
+	int64_t v[CACHE_FIRST], first = cached_t;
+	if (n >= CACHE_FIRST) {
+		memcpy(v, t, sizeof v);
+		qsort(v, CACHE_FIRST, sizeof(*v), cmp_i64);
+		if (!first || (v[1] + v[2]) / 2 < first)
+			first = (v[1] + v[2]) / 2;
+	}
 	for (int i = n - CACHE_DROP_WRITES; i < n; i++)
 		if (t[i] * CACHE_DROP <= first)
 			return false;
@@ -265,16 +276,18 @@ bool auto_pass_cache(struct autostate *s, uint64_t reserve)
 	if (look < CACHE_MIN_LOOK)
 		return false;
 	int most = (int)(look / chunk), n = 0;
+	double cached_rate = auto_best_rate(s, 1, false, s->probe.ref[0]);
+	int64_t cached_t = cached_rate > 0 ? (int64_t)((double)chunk * 1e9 / cached_rate) : 0;
 	int64_t *t = calloc((size_t)most, sizeof(*t));
 	if (!t)
 		return false;
-	while (n < most && !s->stop && !dropped(t, n)) {
+	while (n < most && !s->stop && !dropped(t, n, cached_t)) {
 		t[n] = timed_write(s, at + (uint64_t)n * chunk, chunk);
 		if (!t[n])
 			break;
 		n++;
 	}
-	bool passed = dropped(t, n);
+	bool passed = dropped(t, n, cached_t);
 	uint64_t wrote = s->d->bytes_written - before;
 	s->spent[SPENT_CACHE] += wrote;
 	s->cache_looked = wrote;
@@ -285,7 +298,8 @@ bool auto_pass_cache(struct autostate *s, uint64_t reserve)
 			*(i < end ? &fast : &slow) += t[i];
 		/* what went to the cache: all written since the card came, but the capacity check's */
 		s->cache_bytes = before - s->spent[SPENT_CAPACITY] + (uint64_t)end * chunk;
-		s->cache_fast_rate = (double)chunk * end * 1e9 / (double)fast;
+		/* (ended before the look: the reference's rate is the cache's) */
+		s->cache_fast_rate = end ? (double)chunk * end * 1e9 / (double)fast : cached_rate;
 		s->cache_slow_rate = (double)chunk * CACHE_DROP_WRITES * 1e9 / (double)slow;
 		s->no_pauses = true;
 		s->regime++;
