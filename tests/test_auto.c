@@ -384,12 +384,13 @@ static void fast_writes_that_end_with_each_erase_block_are_no_ram_buffer(void)
 }
 
 /*
- * Today's cards whose write cache folded back only partly in the pauses
- * before the look for its end (calibration --today, tlc-32g seed=19 and
- * seed=66): the look ran at the native rate from its first writes, below
- * the reference measured in the cache, so it never saw a fall (on seed=19
- * its reserve also left no room to look far enough), and the FAT check
- * stayed inside the cache: "unknown". Past the cache it decides: two FAT
+ * Two of today's cards (calibration --today, tlc-32g seed=19 and seed=66)
+ * whose FAT check stayed inside a write cache the budget could pass
+ * ("unknown" on main): on the one the look for the cache's end kept room to
+ * measure everything again and so did not look; on the other the cache had
+ * folded back only partly in the pauses before the look, which ran at the
+ * native rate from its first writes, below the reference measured in the
+ * cache, and never saw a fall. Past the cache the check decides: two FAT
  * blocks on the one, none on the other.
  */
 static void the_fat_check_runs_past_a_write_cache_the_budget_can_pass(void)
