@@ -266,7 +266,7 @@ make_zram() {
 # (none only after a usage error).
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"; rc=$?
-	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
+	out=$(<"$T/.out"); errout=$(<"$T/.err")	# $(<F): no cat to start
 	# with --json, only a usage error (exit 2, nothing read or written) prints
 	# no document (on stdout, or in the -o/--out file)
 	case " $* " in *" --json "*)
@@ -295,7 +295,7 @@ run_or_hang() {
 	wait_until "$pid" blocked_on_fifo "$pid" && { hung=1; kill -KILL "$pid"; }
 	wait "$pid"; rc=$?
 	[ "$hung" = 0 ] || rc=124
-	out=$(cat "$T/.out"); errout=$(cat "$T/.err")
+	out=$(<"$T/.out"); errout=$(<"$T/.err")	# $(<F): no cat to start
 }
 
 # keep_document FILE WHAT: FILE's document is checked against the schema at

@@ -214,9 +214,11 @@ run_mount_line() {
 # run_line LINE: one printed line, as printed, $named (the card, or /dev/sdX) standing for the disk
 run_line() {
 	local key="$size|$table|$1"
-	# a line already run on the same card and partition table runs the same way again
+	# a line already run on the same card and partition table runs the same way again;
+	# a flashbench line the report prints more than once (its runs: "# ..., run 2 of 4")
+	# is one command, run once
 	case $1 in
-	flashbench\ *) key=$1 ;;
+	flashbench\ *) key=${1%%   \#*} ;;
 	printf\ *) [ "$size|$1" = "$last_table" ] && return 0	# the table just made: its sizes are in $T/parts
 		key= ;;
 	esac
