@@ -51,6 +51,13 @@ static void look_at_run(const struct rate_result *r, uint64_t page, struct run_l
 	if (rref <= 0 || e == 0)
 		return;
 	double tref = (double)e / rref;
+	/*
+	 * A run of one row (--auto's on small erase blocks, issue 26) shows no
+	 * collapse of its own: it holds, and against the N before it (a
+	 * relative collapse, mark_relative_collapses) it may collapse.
+	 */
+	if (r->nrows == 1 && row_ok(&r->rows[0]) && (!page || r->rows[0].blocksize >= page))
+		out->smallest = r->rows[0].blocksize;
 	int stretch = 0;
 	uint64_t stretch_top = 0;	/* block size before the first halving step */
 	bool suspicious = false;

@@ -370,6 +370,8 @@ void auto_note_cache_ended(struct autostate *s, uint64_t at);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);
+/* Runs decide on one row, the smaller (small erase blocks: rows of whole blocks). */
+bool auto_one_decision_row(const struct autostate *s);
 /* The smaller random decision row without a mapping unit: E/32, a page at least. */
 uint64_t auto_random_decision_row(const struct autostate *s);
 /* The reference's rows and a first guess of the decision rows, for the erase size now tested. */

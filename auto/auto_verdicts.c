@@ -193,6 +193,25 @@ void auto_plan_rows(const struct autostate *s, bool random, bool reference, stru
 		p->d[0] = p->nd == 2 ? 2 * d1 : d1;
 		p->d[1] = d1;
 	}
+	/*
+	 * On small erase blocks every row is whole blocks (auto/auto_open.c), so
+	 * a second row doubles a run's bytes: the runs decide on the smaller
+	 * row alone, the smallest the noise allows, where a collapse falls
+	 * furthest; the rows' agreement is the replicas' (issue 26). Not behind
+	 * a RAM buffer: there a row is timed through the work of the writes
+	 * before it, and one row alone read a hold as a collapse (an eMMC of
+	 * 512 KiB blocks behind a 2 MiB buffer: 7 open counted 6 at medium;
+	 * the smaller row falling further, the signature, told them apart).
+	 */
+	if (auto_one_decision_row(s)) {
+		p->d[0] = p->d[p->nd - 1];
+		p->nd = 1;
+	}
+}
+
+bool auto_one_decision_row(const struct autostate *s)
+{
+	return s->erasesize <= SMALL_ERASE && !s->buffer_bytes;
 }
 
 uint64_t auto_random_decision_row(const struct autostate *s)
@@ -342,6 +361,14 @@ static enum collapse judge_rates(const struct autostate *s, long long nr, bool r
 			ratio[k] = rate[k] > 0 && rref > 0 ? rate[k] / rref : 0;
 		}
 	}
+	/*
+	 * One decision row (auto_one_decision_row): a collapse is that row far
+	 * below its reference, beyond the noise; the signature of two rows is
+	 * the replicas' agreement at N and N+1 instead (deciding_conf).
+	 */
+	if (n == 1 && auto_one_decision_row(s) && (!random || nr > 1) && ratio[0] > 0 &&
+	    ratio[0] < COLLAPSE_RATIO && 1 - ratio[0] > NOISE_SIGMAS * noise[0])
+		return RUN_COLLAPSED;
 	if (!random)
 		return analyze_open_au_against(ratio, noise, n);
 	/* all rows far slower than linear ones, the smaller further: no block open for random writes */

@@ -601,6 +601,33 @@ static void test_open_au_runs(void)
 	CHECK_EQ(analyze_open_au_run(&r, 16 * KiB), RUN_UNCLEAR);
 }
 
+/*
+ * --auto's runs on small erase blocks have one row (issue 26): one shows
+ * no collapse of its own and holds; N=4 at a seventh of N=3's rate there
+ * is a collapse against the N before it.
+ */
+static void test_open_au_one_row_runs(void)
+{
+	struct rate_result runs[4];
+	const struct rate_result *rp[4];
+	long long nrs[4];
+	struct count_estimate est;
+	for (int i = 0; i < 4; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].rows = run_rows[i];
+		runs[i].erasesize = 512 * KiB;
+		runs[i].blocksize = 32 * KiB;
+		runs[i].nrows = 1;
+		run_rows[i][0] = (struct rate_row){ .blocksize = 32 * KiB, .ncols = 1,
+						    .rate = { i == 3 ? 2.4e6 : 17e6 } };
+		rp[i] = &runs[i];
+		nrs[i] = i + 1;
+	}
+	CHECK_EQ(analyze_open_au_run(rp[0], 16 * KiB), RUN_HOLDS);
+	analyze_open_au_series(rp, nrs, 4, 16 * KiB, &est);
+	CHECK(est.n == 3 && !est.at_least);
+}
+
 static void test_open_au_series(void)
 {
 	struct rate_result runs[6];
@@ -1242,6 +1269,7 @@ int main(void)
 	test_align_failed_rows();
 	test_cross_check();
 	test_open_au_runs();
+	test_open_au_one_row_runs();
 	test_open_au_series();
 	test_find_fat();
 	test_seed_000();

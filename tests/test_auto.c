@@ -415,6 +415,73 @@ static void the_fat_check_runs_past_a_write_cache_the_budget_can_pass(void)
 	}
 }
 
+/*
+ * Issue 26: on small erase blocks every row of a run is whole blocks, so
+ * a run decides on one row, the smaller (a second doubled its bytes), and
+ * that row alone far below the reference, beyond the noise, is a collapse.
+ */
+static struct autostate small_blocks;
+static struct rate_row small_rows[4][2];
+
+static void small_block_run(struct au_run *run, int i, long long nr, double r32, double r16)
+{
+	small_rows[i][0] = (struct rate_row){ .blocksize = 32 << 10, .ncols = 1, .rate = { r32 } };
+	small_rows[i][1] = (struct rate_row){ .blocksize = 16 << 10, .ncols = 1, .rate = { r16 } };
+	*run = (struct au_run){ .nr = nr, .reference = nr == 1, .settle = -1 };
+	run->r = (struct rate_result){ .erasesize = 128 << 10, .nr = nr, .rows = small_rows[i],
+				       .nrows = nr == 1 ? 2 : 1 };
+	if (nr > 1)	/* the one decision row */
+		run->r.rows = &small_rows[i][1];
+}
+
+static void small_erase_block_runs_decide_on_one_whole_block_row(void)
+{
+	struct dev d;
+	char err[256] = "";
+	struct autostate *s = &small_blocks;
+	struct rows_plan p;
+
+	if (dev_open(&d, "sim:size=1G,erasesize=128K,pagesize=16K", DEV_WRITE, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return;
+	}
+	memset(s, 0, sizeof(*s));
+	s->d = &d;
+	s->erasesize = 128 << 10;
+	s->pagesize = 16 << 10;
+	auto_probe_rows_init(s);
+	CHECK_EQ(s->probe.d[1], 16 << 10);
+	auto_plan_rows(s, false, false, &p);
+	CHECK_EQ(p.nd, 1);
+	CHECK_EQ(p.d[0], 16 << 10);
+	/* a run at N=5: one whole block of 16 KiB writes into each of its 5 blocks, and an opening write */
+	CHECK_EQ(auto_probe_bytes(s, 5, false, false), 5 * (128ull << 10) +
+		 (uint64_t)5 * (16 << 10));
+	/* two reference replicas 1% apart, then a run at N=6 at 30% of them at the one row */
+	small_block_run(&s->runs[0], 0, 1, 20e6, 12e6);
+	small_block_run(&s->runs[1], 1, 1, 19.8e6, 11.9e6);
+	small_block_run(&s->runs[2], 2, 6, 0, 3.6e6);
+	small_block_run(&s->runs[3], 3, 5, 0, 11.8e6);
+	s->nruns = 4;
+	auto_judge_run(s, &s->runs[2]);
+	CHECK_EQ(s->runs[2].verdict, RUN_COLLAPSED);
+	auto_judge_run(s, &s->runs[3]);
+	CHECK_EQ(s->runs[3].verdict, RUN_HOLDS);
+	/* behind a RAM buffer a row is timed through the writes before it: two rows, the signature */
+	s->buffer_bytes = 2 * MiB;
+	auto_plan_rows(s, false, false, &p);
+	CHECK_EQ(p.nd, 2);
+	s->buffer_bytes = 0;
+	/* on 4 MiB blocks the runs still decide on two rows */
+	s->erasesize = 4 * MiB;
+	s->nruns = 0;
+	auto_probe_rows_init(s);
+	auto_plan_rows(s, false, false, &p);
+	CHECK_EQ(p.nd, 2);
+	dev_close(&d);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -430,5 +497,6 @@ int main(void)
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
 	fast_writes_that_end_with_each_erase_block_are_no_ram_buffer();
 	the_fat_check_runs_past_a_write_cache_the_budget_can_pass();
+	small_erase_block_runs_decide_on_one_whole_block_row();
 	return unit_summary();
 }
