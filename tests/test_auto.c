@@ -367,43 +367,6 @@ static void a_run_under_way_is_planned_as_work_under_way_not_judged(void)
 	dev_close(&d);
 }
 
-/*
- * A search that has not collapsed is planned up to its limit, not to a
- * usual count: the random search of a card that keeps 16 blocks open in
- * order may go on to 16 random ones, and its plan holds more than the
- * same search's on a card that keeps 6 (it was planned to N=5 on both).
- */
-static void a_search_not_collapsed_yet_is_planned_up_to_its_limit(void)
-{
-	struct dev d;
-	char err[256] = "";
-	static struct autostate s;
-	struct auto_opts o = { .destructive = true };
-	struct params p;
-
-	if (dev_open(&d, "sim:size=1G", DEV_WRITE, err, sizeof(err)) != 0) {
-		printf("dev_open: %s\n", err);
-		CHECK(false);
-		return;
-	}
-	memset(&s, 0, sizeof(s));
-	memset(&p, 0, sizeof(p));
-	s.d = &d;
-	s.o = &o;
-	s.p = &p;
-	s.erasesize = 4 * MiB;
-	s.erase = (struct size_estimate){ .bytes = 4 * MiB, .conf = CONF_HIGH };
-	s.have_lin = true;
-	auto_progress_step(&s, AUTO_STEP_RANDOM);
-	s.lin = (struct count_estimate){ .n = 6, .conf = CONF_HIGH };
-	uint64_t six = auto_progress_left_bytes(&s);
-	s.lin.n = 16;
-	uint64_t sixteen = auto_progress_left_bytes(&s);
-	CHECK(six > 0);
-	CHECK(sixteen > six + six / 10);
-	dev_close(&d);
-}
-
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -418,6 +381,5 @@ int main(void)
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
 	a_run_under_way_is_planned_as_work_under_way_not_judged();
-	a_search_not_collapsed_yet_is_planned_up_to_its_limit();
 	return unit_summary();
 }
