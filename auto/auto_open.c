@@ -638,7 +638,6 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 	run->nr = nr;
 	run->random = random;
 	run->reference = reference;
-	run->measuring = true;
 	run->regime = s->regime;
 	run->written_before = s->d->bytes_written;
 	run->settle = settle;
@@ -695,7 +694,6 @@ static struct au_run *measure_run(struct autostate *s, long long nr, bool random
 		}
 	}
 	run->settle = settle;
-	run->measuring = false;
 	s->probe.keep_data = false;
 	s->spent[reference && !random ? SPENT_REFERENCE : random ? SPENT_RANDOM : SPENT_LINEAR] += timed;
 	auto_judge_run(s, run);

@@ -6,18 +6,17 @@
  *   alignment  -a runs until two agree (one more while the erase size is
  *              unsure), each as many reads as the last one;
  *   FAT area   the linear reference and one --find-fat run;
- *   open-AU    from the search's bracket (auto_bracket, leaving out a run
- *   searches   still being measured): before a collapse, the next run, then
- *              every run the search may still take up to its limit (past
- *              the largest N that held, the bisecting, the replicas at the
- *              two N that decide), each weighted by how likely the card
- *              takes it there (keeps()); after one, the bisecting and the
- *              replicas (add_run: the rows each writes; settle passes count
- *              as pauses); runs are keyed by what they likely are (hold,
- *              collapse), whose rates differ tenfold;
+ *   open-AU    from the search's bracket (auto_bracket): runs past the
+ *   searches   largest N that held until one collapses, then bisecting,
+ *              then the replicas at the two N that decide (add_run: the
+ *              rows each writes; settle passes count as pauses); runs are
+ *              keyed by what the bracket expects of them (hold, collapse),
+ *              whose rates differ tenfold;
  *   class      the area written and restored, the random phases (4 s each
  *              at most).
- * The figures are estimates: the step's work is only known as it goes.
+ * Before a search has a bracket it is planned as a card that keeps four
+ * blocks open. The figures are estimates: the step's work is only known as
+ * it goes.
  */
 #include <string.h>
 
@@ -26,6 +25,7 @@
 
 #define MiB (1ull << 20)
 #define PLAN_MAX 64
+#define EXPECTED_OPEN 4		/* a search without a bracket yet: most cards keep 1..6 open */
 #define CLASS_AREA (64 * MiB)	/* as checks/class.c plans it */
 #define CLASS_LINK (32 * MiB)
 #define CLASS_PHASE_NS 4000000000ll
@@ -132,99 +132,39 @@ static void add_run(const struct autostate *s, struct plan *p, long long nr, boo
 		pause_before(s, p, p->n - 1);
 }
 
-/* The N the searches probe while nothing collapses (auto_open.c's next_larger): 1..5, then by half. */
-static long long next_n(long long n)
-{
-	long long m = n + n / 2;
-	return n < 5 || m <= n ? n + 1 : m;
-}
-
-/*
- * The weight of the plan's runs at n when the card kept `held` erase blocks
- * open: (held / n) squared. doc/real-cards.tsv: of the cards that kept h
- * open, about half kept 2h (2 or more: 10 of 16 kept 4; 3 or more: 7 of 14
- * kept 6), counts up to 64 and beyond, so no count is typical and every
- * run up to the limit is planned. held / n alone planned about twice the
- * time left on bench/eta.sh (the runs past the count are collapses, priced
- * at ten times a hold until one is measured); squared, the median from the
- * middle on is 0.9-1.0. An estimate tuned on that bench, not a card fact.
- */
-static double keeps(long long held, long long n)
-{
-	if (held < 1)
-		held = 1;
-	double k = n <= held ? 1 : (double)held / (double)n;
-	return k * k;
-}
-
-/* What one run at N writes: the rows of a hold, a collapse or a replica (add_run) */
-static double run_bytes(const struct autostate *s, long long nr, bool random, int rows)
-{
-	uint64_t full = probes_known(s) ? auto_probe_bytes(s, nr, random, false) :
-			(uint64_t)nr * erase_size(s) / 6;
-	return (double)full * rows / ROWS_HOLD;
-}
-
-/*
- * A search that has not collapsed yet: the next run for certain, then every
- * run it may still take up to its limit, each weighted by how likely the
- * card takes the search there (keeps()): the runs past the largest N that
- * held, the bisecting between the N that held and the one that collapsed,
- * the replicas at the two, and the pause after each collapse. What the
- * weighted runs write is planned as two items, the holds and the
- * collapses, each at its own rate.
- */
-static void plan_open_search(const struct autostate *s, struct plan *p, bool random, long long hold,
-			     long long limit)
-{
-	uint64_t io = erase_size(s) >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT);
-	double holds = 0, collapses = 0, pauses = 0;
-
-	for (long long nr = hold; nr < limit;) {
-		long long next = next_n(nr) < limit ? next_n(nr) : limit;
-		double reach = keeps(hold, nr), fall = 1 - keeps(nr, next);
-		if (nr == hold) {	/* the next run: it will run, and goes at the rate of what it likely is */
-			bool collapse = fall > 0.5;
-			add_run(s, p, next, random, collapse ? KEY_COLLAPSES : KEY_HOLDS,
-				collapse ? ROWS_COLLAPSE : ROWS_HOLD);
-		} else {
-			holds += reach * (1 - fall) * run_bytes(s, next, random, ROWS_HOLD);
-			collapses += reach * fall * run_bytes(s, next, random, ROWS_COLLAPSE);
-		}
-		/* collapsing at next: bisecting down from it, then the replicas at the two N */
-		double here = reach * fall;
-		long long lo = nr;
-		for (long long hi = next; hi - lo > 1;) {
-			long long mid = lo + (hi - lo) / 2;
-			holds += here * run_bytes(s, mid, random, ROWS_HOLD);
-			lo = mid;
-		}
-		if (lo > 0)
-			holds += here * run_bytes(s, lo, random, ROWS_REPLICA);
-		collapses += here * run_bytes(s, next, random, ROWS_COLLAPSE);
-		pauses += here * 2;	/* after the collapse that ends the climb and after its replica */
-		nr = next;
-	}
-	/* holding at the limit: its replica */
-	holds += keeps(hold, limit) * run_bytes(s, limit, random, ROWS_REPLICA);
-	add(p, (uint64_t)holds, io, true, 0, random ? KEY_RANDOM_HOLDS : KEY_HOLDS);
-	add(p, (uint64_t)collapses, io, true, 0, KEY_COLLAPSES);
-	if (p->n > 0 && p->w[p->n - 1].key == KEY_COLLAPSES && !s->no_pauses)
-		p->w[p->n - 1].pause_ns = (int64_t)(pauses * (double)AUTO_PAUSE_NS);
-}
-
 /* The runs a search still needs, from its bracket; limit: the largest N it may test. */
 static void plan_search(const struct autostate *s, struct plan *p, bool random, long long limit)
 {
 	struct bracket b = auto_bracket(s, random);
 	long long hold = b.hold, collapse = b.collapse;
+	int hold_runs = hold > 0 ? auto_replicas(s, hold, random) : 0;
+	int collapse_runs = collapse ? auto_replicas(s, collapse, random) : 0;
 
 	if (limit < 1)
 		limit = 1;
 	if (!collapse) {
-		if (hold < limit) {
-			plan_open_search(s, p, random, hold, limit);
-			return;
+		/*
+		 * Not collapsed yet: on as the search goes (one at a time up to 5,
+		 * then by half) to twice the largest N that held, at least one
+		 * past the usual count, where it is planned to collapse; then
+		 * bisecting down to the limit.
+		 */
+		long long to = 2 * hold > EXPECTED_OPEN + 1 ? 2 * hold : EXPECTED_OPEN + 1, nr = hold;
+		while (nr < to && nr < limit) {
+			nr = nr < 5 ? nr + 1 : nr + nr / 2;
+			nr = nr > limit ? limit : nr;
+			bool last = nr >= to || nr >= limit;
+			add_run(s, p, nr, random, last ? KEY_COLLAPSES : KEY_HOLDS,
+				last ? ROWS_COLLAPSE : ROWS_HOLD);
+			if (!last)
+				hold = nr;
+		}
+		collapse = nr > hold ? nr : 0;
+		hold_runs = collapse_runs = 1;
+		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
+			long long mid = lo + (hi - lo) / 2;
+			add_run(s, p, mid, random, KEY_HOLDS, ROWS_HOLD);
+			lo = mid;
 		}
 	} else {
 		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
@@ -234,9 +174,9 @@ static void plan_search(const struct autostate *s, struct plan *p, bool random, 
 		}
 	}
 	/* the replicas at the two N that decide: two runs each */
-	for (int k = hold > 0 ? auto_replicas(s, hold, random) : 2; k < 2; k++)
+	for (int k = hold_runs; hold > 0 && k < 2; k++)
 		add_run(s, p, hold, random, KEY_HOLDS, ROWS_REPLICA);
-	for (int k = collapse ? auto_replicas(s, collapse, random) : 2; k < 2; k++)
+	for (int k = collapse_runs; collapse && k < 2; k++)
 		add_run(s, p, collapse, random, KEY_COLLAPSES, ROWS_COLLAPSE);
 }
 
@@ -299,26 +239,13 @@ static void plan_step(const struct autostate *s, struct plan *p, int step)
 
 /*
  * The plan restated from the state: this step's work from now on (the
- * capacity and class checks state their own) into now, the later steps'
- * into later.
+ * capacity and class checks state their own), and the later steps'. The
+ * key of this step's first item: that of the measurement about to start.
  */
-static void plan_all(const struct autostate *s, struct plan *now, struct plan *later)
+static int update(const struct autostate *s)
 {
-	static struct autostate without_it;
+	struct plan now = { .n = 0 }, later = { .n = 0 };
 
-	/*
-	 * A run whose rows are being written has no verdict yet (its first rows
-	 * alone read as a collapse): the plan is the one it was started from,
-	 * with it as the work under way.
-	 */
-	uint64_t under_way = 0;	/* what the run being measured wrote so far */
-	if (s->nruns > 0 && s->runs[s->nruns - 1].measuring) {
-		under_way = s->d->bytes_written - s->runs[s->nruns - 1].written_before;
-		without_it = *s;
-		without_it.nruns--;
-		s = &without_it;
-	}
-	now->n = later->n = 0;
 	for (int step = current; step < AUTO_STEPS; step++) {
 		if (!s->o->destructive && step != AUTO_STEP_ALIGN)
 			continue;
@@ -326,38 +253,13 @@ static void plan_all(const struct autostate *s, struct plan *now, struct plan *l
 			continue;
 		if (step == current && (step == AUTO_STEP_CAPACITY || step == AUTO_STEP_CLASS))
 			continue;
-		struct plan *to = step == current ? now : later;
+		struct plan *to = step == current ? &now : &later;
 		int before = to->n;
 		plan_step(s, to, step);
 		/* a new search begins on a card the last one left owing work */
 		if (step != current && step >= AUTO_STEP_OPEN && step <= AUTO_STEP_RANDOM)
 			pause_before(s, to, before);
 	}
-	if (under_way && now->n > 0) {	/* the first item is that run: its part done is done */
-		now->w[0].bytes = now->w[0].bytes > under_way ? now->w[0].bytes - under_way : 1;
-		now->w[0].pause_ns = 0;
-	}
-}
-
-uint64_t auto_progress_left_bytes(const struct autostate *s)
-{
-	struct plan now, later;
-	uint64_t bytes = 0;
-
-	plan_all(s, &now, &later);
-	for (int i = 0; i < now.n; i++)
-		bytes += now.w[i].bytes;
-	for (int i = 0; i < later.n; i++)
-		bytes += later.w[i].bytes;
-	return bytes;
-}
-
-/* The plan stated to the progress line; the key of the measurement about to start. */
-static int update(const struct autostate *s)
-{
-	struct plan now, later;
-
-	plan_all(s, &now, &later);
 	if (current != AUTO_STEP_CAPACITY && current != AUTO_STEP_CLASS)
 		progress_step_plan(now.w, now.n);
 	progress_run_plan(later.w, later.n);

@@ -64,7 +64,6 @@ struct au_run {
 	long long settle_span;	/* blocks its settling row wrote, on its own; 0: its first row */
 	uint64_t settle_chunk;	/* the settling row's block size */
 	long long closed_beyond;	/* blocks of a larger run before, written to their end first */
-	bool measuring;		/* rows still being written: no verdict yet (the ETA's plan leaves it out) */
 };
 
 /* A settle pass: the card brought to a known state before a run (issue 20, cause 2). */
@@ -429,8 +428,6 @@ void auto_progress_begin(const struct autostate *s);
 void auto_progress_step(const struct autostate *s, int step);
 /* The plan restated from what the run knows now (also before each measurement, by itself). */
 void auto_progress_update(const struct autostate *s);
-/* Tests: the bytes the plan of what is left holds (this step's from now on and the later steps'). */
-uint64_t auto_progress_left_bytes(const struct autostate *s);
 
 /* the report (auto/auto_report.c) */
 void auto_print_text(FILE *f, const struct autostate *s);

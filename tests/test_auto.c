@@ -323,50 +323,6 @@ static void a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_a
 	dev_close(&d);
 }
 
-/*
- * The ETA's plan (auto_progress.c) while a run is being measured: the run
- * has no verdict yet, so the plan is the one it started from, its bytes
- * written so far done of it; it is not judged on its first rows (a run
- * with one row read as a collapse, or counted as a replica, made the
- * plan jump from row to row).
- */
-static void a_run_under_way_is_planned_as_work_under_way_not_judged(void)
-{
-	struct dev d;
-	char err[256] = "";
-	static struct autostate s;
-	struct auto_opts o = { .destructive = true };
-	struct params p;
-
-	if (dev_open(&d, "sim:size=1G", DEV_WRITE, err, sizeof(err)) != 0) {
-		printf("dev_open: %s\n", err);
-		CHECK(false);
-		return;
-	}
-	memset(&s, 0, sizeof(s));
-	memset(&p, 0, sizeof(p));
-	s.d = &d;
-	s.o = &o;
-	s.p = &p;
-	s.erasesize = 4 * MiB;
-	s.erase = (struct size_estimate){ .bytes = 4 * MiB, .conf = CONF_HIGH };
-	auto_progress_step(&s, AUTO_STEP_FAT);	/* where the reference is measured */
-	uint64_t before = auto_progress_left_bytes(&s);
-	CHECK(before > 2 * MiB);
-	struct au_run *run = &s.runs[s.nruns++];	/* the linear reference, its first MiB written */
-	run->nr = 1;
-	run->reference = true;
-	run->measuring = true;
-	run->r.erasesize = s.erasesize;
-	run->r.offset = s.open_offset;
-	run->regime = s.regime;
-	run->written_before = d.bytes_written;
-	d.bytes_written += MiB;
-	CHECK_EQ(auto_progress_left_bytes(&s), before - MiB);
-	d.bytes_written -= MiB;
-	dev_close(&d);
-}
-
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -380,6 +336,5 @@ int main(void)
 	one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse();
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
-	a_run_under_way_is_planned_as_work_under_way_not_judged();
 	return unit_summary();
 }
