@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BUFFER_ALIGN 4096
 /*
@@ -57,6 +58,13 @@ void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void
 int dev_finish(struct dev *d, char *err, size_t n)
 {
 	return d->ops && d->ops->finish ? d->ops->finish(d, err, n) : 0;
+}
+
+int dev_flush(struct dev *d)
+{
+	if (d->fd >= 0 && fdatasync(d->fd) < 0)
+		return -errno;
+	return 0;
 }
 
 void dev_close(struct dev *d)

@@ -15,6 +15,12 @@ struct dev;
 enum dev_flags {
 	DEV_WRITE = 1 << 0,	/* O_RDWR|O_SYNC instead of O_RDONLY */
 	DEV_EXCL  = 1 << 1,	/* O_EXCL on block devices: kernel refuses if mounted/held */
+	/*
+	 * With DEV_WRITE: O_DIRECT without O_SYNC, each write done when the
+	 * device acknowledges it, no cache flush after it (--class:
+	 * doc/speed-classes.md); dev_flush() makes it durable.
+	 */
+	DEV_NOSYNC = 1 << 2,
 };
 
 enum pattern { PAT_ZERO, PAT_ONES, PAT_5A, PAT_RANDOM };
@@ -126,6 +132,8 @@ void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void
  */
 int dev_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen);
 void dev_close(struct dev *d);
+/* What was written is on the medium, past any write cache of the device's (fdatasync). 0 or -errno. */
+int dev_flush(struct dev *d);
 /* Before dev_close: the backend's own output files complete (struct dev_ops.finish). 0 or -1. */
 int dev_finish(struct dev *d, char *err, size_t n);
 

@@ -64,7 +64,7 @@ static int probe_geometry(struct dev *d, char *err, size_t errlen)
 int dev_file_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen)
 {
 	int oflags = O_DIRECT | O_CLOEXEC;
-	oflags |= (flags & DEV_WRITE) ? O_RDWR | O_SYNC : O_RDONLY;
+	oflags |= (flags & DEV_WRITE) ? O_RDWR | (flags & DEV_NOSYNC ? 0 : O_SYNC) : O_RDONLY;
 	struct stat st;
 	if (stat(path, &st) == 0) {
 		if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {

@@ -160,7 +160,8 @@ job("verify", "read", chunk)
 PY
 timed "$tmp/same.json" fio --output-format=json "$tmp/same.fio"
 same_written=$ran_written same_ms=$ran_ms
-# the same job with O_SYNC, as flashbench opens a device it writes (the original's flags)
+# the same job with O_SYNC, as the original's options open a device they write (--class does not
+# since 2026-12-02: doc/speed-classes.md)
 sed 's/^direct=1$/direct=1\nsync=1/' "$tmp/same.fio" > "$tmp/sync.fio"
 timed "$tmp/sync.json" fio --output-format=json "$tmp/sync.fio"
 sync_ms=$ran_ms
@@ -182,7 +183,7 @@ if "queued_random_read" in jobs:
           f"{jobs['queued_random_write']['write']['iops']:.0f} IOPS")
 sync = {j["jobname"]: j for j in json.load(open(sys.argv[7]))["jobs"]}
 sms = int(sys.argv[8])
-print(f"the same fio job with O_SYNC (as flashbench opens a device it writes): {sms / 1000:.1f}s wall, "
+print(f"the same fio job with O_SYNC (as the original's options open a device; --class does not): {sms / 1000:.1f}s wall, "
       f"random write {sync['random_write']['write']['iops']:.0f} IOPS (depth 1)"
       + (f", {sync['queued_random_write']['write']['iops']:.0f} (depth 4)" if "queued_random_write" in sync else ""))
 print(f"class-cost: same bytes with O_SYNC: --class x{cms / max(sms, 1):.2f} the wall time of fio")
