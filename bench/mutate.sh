@@ -111,6 +111,9 @@ m dev-counts-bytes-read device dev.c \
 m dev-refuses-a-range-past-the-end device dev.c \
 	'return len && off <= d->size && len <= d->size - off &&' 'return len && off <= d->size &&' \
 	'test_dev'
+m class-writes-without-o-sync commands cmd/run.c \
+	'o->action == ACT_CLASS ? DEV_NOSYNC : 0;' '0;' \
+	'class-writes-without-o-sync-and-flushes-the-restored-area-once'
 m file-bracket-holds-only-the-io device backends/dev_file.c \
 	'int r = dev_fd_transfer(d->fd, buf, len, off, write);' 'int r = (fsync(d->fd), dev_fd_transfer(d->fd, buf, len, off, write));' \
 	'test_timing_bracket' ci
@@ -323,6 +326,15 @@ m replicas-that-disagree-are-no-agreement auto auto/auto_verdicts.c \
 	'n += run_counts(s, &s->runs[i], nr, random) && s->runs[i].verdict == v;' \
 	'n += run_counts(s, &s->runs[i], nr, random);' \
 	'auto-gives-a-count-confidence-only-where-two-replicas-agree-at-n-and-n-plus-one'
+m fast-writes-back-without-a-pause-are-no-buffer auto auto/auto_cache.c \
+	'|| tail_from(t, end, n, steady, false) >= 0)' ')' \
+	'test_auto'
+m small-blocks-behind-a-buffer-keep-two-rows auto auto/auto_verdicts.c \
+	'return s->erasesize <= SMALL_ERASE && !s->buffer_bytes;' 'return s->erasesize <= SMALL_ERASE;' \
+	'test_auto'
+m one-row-collapses-only-beyond-the-noise auto auto/auto_verdicts.c \
+	'1 - ratio[0] > NOISE_SIGMAS * noise[0])' '1)' \
+	'test_auto'
 m a-low-count-is-worded-as-uncertain auto auto/auto_report.c \
 	'bool sure = c->conf > CONF_LOW;' 'bool sure = c->conf >= CONF_LOW;' \
 	'auto-rerun-commands-for-an-uncertain-count-run-as-printed' ci

@@ -468,6 +468,14 @@ static void small_erase_block_runs_decide_on_one_whole_block_row(void)
 	CHECK_EQ(s->runs[2].verdict, RUN_COLLAPSED);
 	auto_judge_run(s, &s->runs[3]);
 	CHECK_EQ(s->runs[3].verdict, RUN_HOLDS);
+	/* replicas of the reference far apart: the same drop is within their noise, no collapse */
+	small_block_run(&s->runs[0], 0, 1, 20e6, 12e6);
+	small_block_run(&s->runs[1], 1, 1, 19.8e6, 6e6);
+	small_block_run(&s->runs[2], 2, 6, 0, 5.4e6);
+	s->nruns = 3;
+	auto_judge_run(s, &s->runs[2]);
+	CHECK(s->runs[2].verdict != RUN_COLLAPSED);
+	s->nruns = 4;
 	/* behind a RAM buffer a row is timed through the writes before it: two rows, the signature */
 	s->buffer_bytes = 2 * MiB;
 	auto_plan_rows(s, false, false, &p);
