@@ -109,21 +109,24 @@ static int is_block_device(int fd)
 }
 
 /* zlib's CRC-32, a byte at a time from a table (a bit at a time, the
- * hashes of a write-heavy case cost more CPU than the rest of its run) */
+ * hashes of a write-heavy case cost more CPU than the rest of its run);
+ * the table is built when the library loads, before any thread can hash */
 static uint32_t crc_table[256];
+
+__attribute__((constructor)) static void build_crc_table(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t t = i;
+		for (int k = 0; k < 8; k++)
+			t = t >> 1 ^ (0xedb88320u & -(t & 1));
+		crc_table[i] = t;
+	}
+}
 
 static uint32_t crc32_of(const unsigned char *p, size_t n)
 {
 	uint32_t c = 0xffffffffu;
 
-	if (!crc_table[1]) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t t = i;
-			for (int k = 0; k < 8; k++)
-				t = t >> 1 ^ (0xedb88320u & -(t & 1));
-			crc_table[i] = t;
-		}
-	}
 	while (n--)
 		c = crc_table[(c ^ *p++) & 0xff] ^ c >> 8;
 	return ~c;

@@ -354,6 +354,9 @@ static uint64_t buffer_of(const int64_t *us, int n)
 {
 	int64_t ns[128];
 	double fast = 0, slow = 0;
+	CHECK(n <= (int)(sizeof(ns) / sizeof(ns[0])));	/* a longer recording: make ns larger */
+	if (n > (int)(sizeof(ns) / sizeof(ns[0])))
+		return UINT64_MAX;
 	for (int i = 0; i < n; i++)
 		ns[i] = us[i] * 1000;
 	return auto_buffer_from_writes(ns, n, 64 << 10, &fast, &slow);
