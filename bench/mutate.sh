@@ -359,6 +359,10 @@ m progress-eta-counts-a-known-pause progress lib/progress_eta.c \
 	'return ns + (w->pause_ns > 0 ? (double)w->pause_ns : 0);' 'return ns;' \
 	'test_progress'
 
+# ---- h45: a buffer's pace and a write cache that takes the FAT check ----
+m fat-buffer-pace-steps-less-than-a-clear-margin analysis analyze/analyze_open_au.c \
+	' && lead < FAT_CLEAR * row->rate[k];' ';' \
+	'test_analyze'
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
