@@ -341,23 +341,6 @@ static void measure_again_past_it(struct autostate *s)
 	remeasure(s);
 }
 
-/*
- * A FAT check the write cache took (auto_judge_determinable: "write-cache"):
- * not determinable here, and the line that passes the cache for the counts
- * (its budget and bytes) decides it too.
- */
-static void say_fat_behind_the_cache(struct autostate *s)
-{
-	char b[FMT_BUF];
-	const struct not_determinable *nd = &s->nd_lin;
-	if (!s->have_fat || s->fatest.conf != CONF_NONE || !nd->reason || strcmp(nd->reason, "write-cache") ||
-	    !nd->command[0])
-		return;
-	fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), ": not determinable within this "
-		   "budget; the --auto line that decides the open-AU counts past the cache decides it too "
-		   "(writes %s)", fmt_size(b, nd->cost_bytes));
-}
-
 static void run_write_phase(struct autostate *s)
 {
 	choose_write_geometry(s);
@@ -402,12 +385,6 @@ static void run_write_phase(struct autostate *s)
 	bool cache_hides = s->lin.at_least && s->cache_checked && !s->cache_bytes;
 	auto_progress_step(s, STEP_RANDOM);
 	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry || cache_hides ? 1 : OPEN_AU_MAX_NR);
-	if (cache_hides && s->have_fat && !s->fatest.aus) {
-		size_t len = strlen(s->fatest.evidence);
-		s->fatest.conf = CONF_NONE;
-		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%smeasured inside a write cache "
-			   "that took every run, where the columns run alike", len ? "; " : "");
-	}
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);
 	s->have_rnd = true;
 	/*
@@ -438,8 +415,7 @@ static void run_write_phase(struct autostate *s)
 			s->fatest.conf = CONF_LOW;
 	}
 	auto_judge_determinable(s);
-	if (cache_hides)
-		say_fat_behind_the_cache(s);
+	auto_judge_fat_behind_a_cache(s);
 }
 
 static void free_state(struct autostate *s)

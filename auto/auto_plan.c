@@ -245,3 +245,23 @@ void auto_judge_determinable(struct autostate *s)
 	else
 		s->plan.stopped_because = "done";
 }
+
+/*
+ * A FAT check the write cache took (the linear runs' "write-cache": every
+ * run went to a cache the budget could not pass, and so did the check,
+ * whose columns run alike there: "no FAT area", high, on cards with one,
+ * doc/card-facts.md): not determinable on this card within the budget, and
+ * the --auto line that passes the cache for the counts decides it too (its
+ * bytes). An area that shows through the cache is the place's and stays.
+ */
+void auto_judge_fat_behind_a_cache(struct autostate *s)
+{
+	const struct not_determinable *lin = &s->nd_lin;
+	if (!s->have_fat || s->fatest.aus || !lin->reason || strcmp(lin->reason, "write-cache"))
+		return;
+	s->fatest.conf = CONF_NONE;
+	say_not_determinable(s, &s->nd_fat, "write-cache", lin->command[0] ? lin->command : NULL,
+			     lin->cost_bytes, "the FAT check ran inside a write cache that took every run, "
+			     "where the columns run alike; the --auto line that decides the open-AU counts "
+			     "past the cache decides it too");
+}

@@ -204,11 +204,15 @@ static void print_count_estimate(FILE *f, const char *what, const struct count_e
 		fprintf(f, "  %-22s   %s\n", "", c->evidence);
 }
 
-static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbose)
+static void print_fat_estimate(FILE *f, const struct fat_estimate *e, const struct not_determinable *nd,
+			       bool verbose)
 {
 	char b[FMT_BUF];
 
-	if (e->aus > 0)
+	if (nd->reason)
+		fprintf(f, "  %-22s not determinable on this card (%s)\n", "FAT-optimised area",
+			nd_words(nd->reason));
+	else if (e->aus > 0)
 		fprintf(f, "  %-22s %d erase block%s, %s at the start (%s confidence)\n", "FAT-optimised area",
 			e->aus, e->aus == 1 ? "" : "s", fmt_size(b, e->bytes), results_confidence_name(e->conf));
 	else if (e->conf == CONF_NONE)
@@ -217,6 +221,8 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e, bool verbo
 		fprintf(f, "  %-22s none (%s confidence)\n", "FAT-optimised area", results_confidence_name(e->conf));
 	if (verbose && e->evidence[0])
 		fprintf(f, "  %-22s   %s\n", "", e->evidence);
+	if (verbose && nd->reason)
+		fprintf(f, "  %-22s   %s\n", "", nd->why);
 }
 
 static void print_raw(FILE *f, const struct autostate *s)
@@ -446,7 +452,7 @@ void auto_print_text(FILE *f, const struct autostate *s)
 		if (s->have_rnd)
 			print_count_estimate(f, "open, random writes", &s->rnd, &s->nd_rnd, v);
 		if (s->have_fat)
-			print_fat_estimate(f, &s->fatest, v);
+			print_fat_estimate(f, &s->fatest, &s->nd_fat, v);
 		else if (s->have_lin)
 			fprintf(f, "  %-22s not measured%s\n", "FAT-optimised area",
 				s->cap_hit ? " (--max-write reached)" : "");
@@ -567,12 +573,9 @@ static void overall_status(const struct autostate *s, struct run_status *st)
 		st->failed_because = s->cap.restore_error;
 }
 
-/* A count, and where the card makes it undeterminable, why and the line that would decide it. */
-static void json_auto_count(struct jw *w, const char *key, const struct count_estimate *c,
-			    const struct not_determinable *nd)
+/* Where the card makes a verdict undeterminable: why, and the line that would decide it. */
+static void json_not_determinable(struct jw *w, const struct not_determinable *nd)
 {
-	jw_object_begin(w, key);
-	json_count_fields(w, c);
 	if (nd->reason) {
 		jw_object_begin(w, "not_determinable");
 		jw_string(w, "reason", nd->reason);
@@ -584,6 +587,23 @@ static void json_auto_count(struct jw *w, const char *key, const struct count_es
 		jw_uint(w, "cost_bytes", nd->cost_bytes);
 		jw_object_end(w);
 	}
+}
+
+static void json_auto_count(struct jw *w, const char *key, const struct count_estimate *c,
+			    const struct not_determinable *nd)
+{
+	jw_object_begin(w, key);
+	json_count_fields(w, c);
+	json_not_determinable(w, nd);
+	jw_object_end(w);
+}
+
+static void json_auto_fat(struct jw *w, const char *key, const struct fat_estimate *e,
+			  const struct not_determinable *nd)
+{
+	jw_object_begin(w, key);
+	json_fat_fields(w, e);
+	json_not_determinable(w, nd);
 	jw_object_end(w);
 }
 
@@ -680,7 +700,7 @@ void auto_print_json(FILE *f, const struct autostate *s)
 	if (s->have_rnd)
 		json_auto_count(&w, "open_au_random", &s->rnd, &s->nd_rnd);
 	if (s->have_fat)
-		json_fat_estimate(&w, "fat_area", &s->fatest);
+		json_auto_fat(&w, "fat_area", &s->fatest, &s->nd_fat);
 	jw_object_end(&w);
 	advice_json(&w, s);
 

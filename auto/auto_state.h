@@ -244,6 +244,7 @@ struct autostate {
 	uint64_t fat_wp[RATE_MAX_COLS];	/* where the FAT check's next writes go in each of its blocks */
 	int64_t discard_ns;	/* discards of blocks before they are written again */
 	struct not_determinable nd_lin, nd_rnd;
+	struct not_determinable nd_fat;	/* the FAT area's (a write cache that took its check) */
 	/* the card's write path (auto/auto_cache.c) */
 	int pauses;		/* dev_idle pauses before write tests */
 	int64_t pause_ns;	/* their sum */
@@ -347,6 +348,7 @@ void auto_make_plan(struct autostate *s);
 bool auto_search_should_stop(struct autostate *s, bool random, const struct bracket *b);
 /* The not-determinable verdicts, where the runs show the card makes them so. */
 void auto_judge_determinable(struct autostate *s);
+void auto_judge_fat_behind_a_cache(struct autostate *s);
 const char *auto_purpose_name(enum auto_purpose p);
 
 /* the card's write path (auto/auto_cache.c) */

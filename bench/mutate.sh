@@ -363,6 +363,10 @@ m progress-eta-counts-a-known-pause progress lib/progress_eta.c \
 m fat-buffer-pace-steps-less-than-a-clear-margin analysis analyze/analyze_open_au.c \
 	' && lead < FAT_CLEAR * row->rate[k];' ';' \
 	'test_analyze'
+m fat-inside-a-write-cache-is-not-determinable auto auto/auto_plan.c \
+	'	s->fatest.conf = CONF_NONE;' '	return;' \
+	'auto-counts-open-blocks-past-a-write-cache-or-says-the-cache-hides-them'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

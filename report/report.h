@@ -116,6 +116,7 @@ void json_count_estimate(struct jw *w, const char *key, const struct count_estim
 /* Its members, inside an object the caller opened (--auto adds "not_determinable"). */
 void json_count_fields(struct jw *w, const struct count_estimate *c);
 void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e);
+void json_fat_fields(struct jw *w, const struct fat_estimate *e);
 
 /* Self-contained SVG plot of the run's data; -1 if the test has nothing to plot. */
 int svg_report(FILE *f, const struct report *rep);

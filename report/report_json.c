@@ -291,13 +291,18 @@ void json_count_estimate(struct jw *w, const char *key, const struct count_estim
 	jw_object_end(w);
 }
 
-void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
+void json_fat_fields(struct jw *w, const struct fat_estimate *e)
 {
-	jw_object_begin(w, key);
 	jw_int(w, "erase_blocks", e->aus);
 	jw_uint(w, "size_bytes", e->bytes);
 	jw_string(w, "confidence", results_confidence_name(e->conf));
 	jw_string(w, "evidence", e->evidence);
+}
+
+void json_fat_estimate(struct jw *w, const char *key, const struct fat_estimate *e)
+{
+	jw_object_begin(w, key);
+	json_fat_fields(w, e);
 	jw_object_end(w);
 }
 

@@ -6,7 +6,8 @@
 # erase blocks past it, within its default budget (3% of the card; the old
 # default wrote 4 GiB to end with 3 at low confidence). With a budget that
 # cannot pass the cache it says the counts are not determinable (a write
-# cache), cheaply, with the line that would try anyway.
+# cache), cheaply, with the line that would try anyway; so is the FAT area,
+# whose check ran inside the cache (JSON not_determinable, the same line).
 . "$(dirname "$0")/../lib.sh"
 need_tool python3
 
@@ -34,5 +35,11 @@ assert p["written_bytes"] <= 500 << 20, p
 nd = v["open_au_linear"].get("not_determinable")
 assert nd and nd["reason"] == "write-cache" and v["open_au_linear"]["confidence"] == "none", v["open_au_linear"]
 assert nd["command"].startswith("flashbench --auto --destructive --max-write=") and nd["cost_bytes"] > 500 << 20, nd
+# the FAT check ran inside the cache too: not determinable for the same reason, the same line
+f = v["fat_area"]
+assert f["confidence"] == "none" and f["not_determinable"]["reason"] == "write-cache", f
+assert f["not_determinable"]["command"] == nd["command"] and f["not_determinable"]["cost_bytes"] == nd["cost_bytes"], f
 ' || fail "a cache the budget cannot pass: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"], d["verdict"]["open_au_linear"])' 2>&1)"
+run "$FB" --auto --destructive --max-write=500M sim:a2-64g
+expect_out "^  FAT-optimised area     not determinable on this card \(a write cache takes the writes\)$"
 exit 0
