@@ -493,6 +493,41 @@ static void small_erase_block_runs_decide_on_one_whole_block_row(void)
 	dev_close(&d);
 }
 
+/*
+ * A FAT check a write cache took (the linear counts "not determinable
+ * (write-cache)"): the FAT area is not determinable for the same reason,
+ * with the same line and bytes; an area that shows through the cache stays,
+ * and without a cache that took the runs nothing changes.
+ */
+static struct autostate fat_cache;
+
+static void a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line(void)
+{
+	struct autostate *s = &fat_cache;
+	memset(s, 0, sizeof(*s));
+	s->have_fat = true;
+	s->fatest = (struct fat_estimate){ .aus = 0, .conf = CONF_HIGH };
+	s->nd_lin = (struct not_determinable){ .reason = "write-cache", .command = "flashbench --auto x",
+					       .cost_bytes = 12345 };
+	auto_judge_fat_behind_a_cache(s);
+	CHECK(s->nd_fat.reason && !strcmp(s->nd_fat.reason, "write-cache"));
+	CHECK_EQ(s->fatest.conf, CONF_NONE);
+	CHECK(!strcmp(s->nd_fat.command, "flashbench --auto x"));
+	CHECK_EQ(s->nd_fat.cost_bytes, 12345);
+	/* an area seen through the cache is the place's */
+	memset(&s->nd_fat, 0, sizeof(s->nd_fat));
+	s->fatest = (struct fat_estimate){ .aus = 1, .conf = CONF_MEDIUM };
+	auto_judge_fat_behind_a_cache(s);
+	CHECK(!s->nd_fat.reason);
+	CHECK_EQ(s->fatest.conf, CONF_MEDIUM);
+	/* counts not determinable for another reason: the FAT check stands */
+	s->fatest = (struct fat_estimate){ .aus = 0, .conf = CONF_LOW };
+	s->nd_lin.reason = "ram-buffer";
+	auto_judge_fat_behind_a_cache(s);
+	CHECK(!s->nd_fat.reason);
+	CHECK_EQ(s->fatest.conf, CONF_LOW);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -509,5 +544,6 @@ int main(void)
 	fast_writes_that_end_with_each_erase_block_are_no_ram_buffer();
 	the_fat_check_runs_past_a_write_cache_the_budget_can_pass();
 	small_erase_block_runs_decide_on_one_whole_block_row();
+	a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line();
 	return unit_summary();
 }
