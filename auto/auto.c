@@ -382,7 +382,7 @@ static void run_write_phase(struct autostate *s)
 	 * 27: "no FAT area", high, on cards with one). Random writes to one
 	 * block only, and the FAT area unknown.
 	 */
-	bool cache_hides = s->lin.at_least && s->cache_checked && !s->cache_bytes;
+	bool cache_hides = auto_cache_takes_every_run(s);
 	auto_progress_step(s, STEP_RANDOM);
 	auto_search_open_aus(s, true, lin_exact ? s->lin.n : no_geometry || cache_hides ? 1 : OPEN_AU_MAX_NR);
 	auto_estimate_open_aus(s, true, lin_exact ? &s->lin : NULL, &s->rnd);

@@ -349,6 +349,7 @@ bool auto_search_should_stop(struct autostate *s, bool random, const struct brac
 /* The not-determinable verdicts, where the runs show the card makes them so. */
 void auto_judge_determinable(struct autostate *s);
 void auto_judge_fat_behind_a_cache(struct autostate *s);
+bool auto_cache_takes_every_run(const struct autostate *s);
 const char *auto_purpose_name(enum auto_purpose p);
 
 /* the card's write path (auto/auto_cache.c) */
