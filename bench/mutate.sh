@@ -366,6 +366,9 @@ m fat-buffer-pace-steps-less-than-a-clear-margin analysis analyze/analyze_open_a
 m fat-inside-a-write-cache-is-not-determinable auto auto/auto_plan.c \
 	'	s->fatest.conf = CONF_NONE;' '	return;' \
 	'auto-counts-open-blocks-past-a-write-cache-or-says-the-cache-hides-them'
+m runs-holding-past-a-fall-went-to-the-cache auto auto/auto_plan.c \
+	'return !s->cache_bytes || (s->regime && s->lin.n >= OPEN_AU_MAX_NR);' 'return !s->cache_bytes;' \
+	'test_auto'
 
 # ---------------------------------------------------------------------------
 

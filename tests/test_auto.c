@@ -528,6 +528,31 @@ static void a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_l
 	CHECK_EQ(s->fatest.conf, CONF_LOW);
 }
 
+/*
+ * Runs measured again after the rate fell that held to N=32 once more went
+ * to the cache too (today's tlc-32g seed=43): the cache takes every run;
+ * a limit found past the fall, or no fall and an end seen, is counted.
+ */
+static void runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache(void)
+{
+	struct autostate *s = &fat_cache;
+	memset(s, 0, sizeof(*s));
+	s->lin = (struct count_estimate){ .n = OPEN_AU_MAX_NR, .at_least = true, .conf = CONF_LOW };
+	s->cache_checked = true;
+	s->cache_bytes = 316ull << 20;
+	s->regime = 1;
+	CHECK(auto_cache_takes_every_run(s));
+	s->lin.n = 8;	/* the budget ended the search short of 32: not this rule's */
+	CHECK(!auto_cache_takes_every_run(s));
+	s->lin = (struct count_estimate){ .n = 2, .conf = CONF_HIGH };	/* a limit past the fall */
+	CHECK(!auto_cache_takes_every_run(s));
+	s->lin = (struct count_estimate){ .n = OPEN_AU_MAX_NR, .at_least = true, .conf = CONF_LOW };
+	s->regime = 0;
+	CHECK(!auto_cache_takes_every_run(s));
+	s->cache_bytes = 0;	/* the look saw no end */
+	CHECK(auto_cache_takes_every_run(s));
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -545,5 +570,6 @@ int main(void)
 	the_fat_check_runs_past_a_write_cache_the_budget_can_pass();
 	small_erase_block_runs_decide_on_one_whole_block_row();
 	a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line();
+	runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache();
 	return unit_summary();
 }
