@@ -338,6 +338,9 @@ m one-row-collapses-only-beyond-the-noise auto auto/auto_verdicts.c \
 m a-low-count-is-worded-as-uncertain auto auto/auto_report.c \
 	'bool sure = c->conf > CONF_LOW;' 'bool sure = c->conf >= CONF_LOW;' \
 	'auto-rerun-commands-for-an-uncertain-count-run-as-printed' ci
+m small-blocks-mapping-unit-keeps-up-clearly auto auto/auto_verdicts.c \
+	'double keep_up = half || s->erasesize <= SMALL_ERASE ? CLEAR_HOLD : HOLD_RATIO;' 'double keep_up = half ? CLEAR_HOLD : HOLD_RATIO;' \
+	'test_auto'
 m a-fakes-partitions-end-inside-what-it-stores advice auto/advice.c \
 	'a->end = c->real_lo / a->unit * a->unit;' 'a->end = (c->real_lo + a->unit - 1) / a->unit * a->unit;' \
 	'auto-advice-lines-run-as-printed-on-image-files'

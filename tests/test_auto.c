@@ -553,6 +553,57 @@ static void runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache(void)
 	CHECK(auto_cache_takes_every_run(s));
 }
 
+/*
+ * Issue 26: on erase blocks of SMALL_ERASE and less the random reference
+ * writes each row over the whole block, and a card with no random slot pays
+ * a fixed cost per out-of-order write, which a chunk of E/4 spreads: a
+ * 128 KiB eMMC with none ran its 32 KiB row at 0.79-0.82 of linear writes
+ * and the smaller ones halving, read as a 32 KiB mapping unit or not by a
+ * few percent of noise. A unit's own writes run at linear speed (SU04G's
+ * 512 KiB at 0.94): only a row at CLEAR_HOLD is one.
+ */
+static struct rate_row unit_rows[3][4];
+
+static void unit_run(struct au_run *run, int i, bool random, const double *rate, int n, uint64_t top)
+{
+	for (int k = 0; k < n; k++)
+		unit_rows[i][k] = (struct rate_row){ .blocksize = top >> k, .ncols = 1, .rate = { rate[k] } };
+	*run = (struct au_run){ .nr = 1, .random = random, .reference = true, .settle = -1,
+				.verdict = RUN_HOLDS };
+	run->r = (struct rate_result){ .erasesize = 128 << 10, .nr = 1, .random = random,
+				       .rows = unit_rows[i], .nrows = n };
+}
+
+static void a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit(void)
+{
+	struct dev d;
+	char err[256] = "";
+	struct autostate *s = &small_blocks;
+	const double lin1[] = { 15.4e6, 11.5e6, 8.06e6 }, lin2[] = { 15.3e6, 11.3e6, 7.98e6 };
+	const double thrifty[] = { 12.7e6, 5.59e6, 2.72e6, 1.3e6 }, unit[] = { 14.9e6, 5.59e6, 2.72e6, 1.3e6 };
+
+	if (dev_open(&d, "sim:size=2G,erasesize=128K,pagesize=4K", DEV_WRITE, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return;
+	}
+	memset(s, 0, sizeof(*s));
+	s->d = &d;
+	s->erasesize = 128 << 10;
+	s->pagesize = 4 << 10;
+	auto_probe_rows_init(s);
+	unit_run(&s->runs[0], 0, false, lin1, 3, 16 << 10);
+	unit_run(&s->runs[1], 1, false, lin2, 3, 16 << 10);
+	/* random 32 KiB at 0.82 of the linear rows' best, the smaller ones halving: no unit */
+	unit_run(&s->runs[2], 2, true, thrifty, 4, 32 << 10);
+	s->nruns = 3;
+	CHECK_EQ(auto_random_mapping_unit(s), 0);
+	/* at 0.97 of them, with the same cliff below it: a 32 KiB mapping unit */
+	unit_run(&s->runs[2], 2, true, unit, 4, 32 << 10);
+	CHECK_EQ(auto_random_mapping_unit(s), 32 << 10);
+	dev_close(&d);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -571,5 +622,6 @@ int main(void)
 	small_erase_block_runs_decide_on_one_whole_block_row();
 	a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line();
 	runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache();
+	a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit();
 	return unit_summary();
 }
