@@ -24,7 +24,7 @@
 #define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
 #define BUFFER_TAIL 8
 #define BUFFER_LOOK_BLOCKS 16	/* erase blocks a look writes at most */
-#define BUFFER_OLD_ERASE (256u << 10)	/* ... a quarter as many on blocks this small */
+#define BUFFER_OLD_ERASE (256u << 10)	/* ... half as many on blocks this small */
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -171,17 +171,14 @@ void auto_measure_buffer(struct autostate *s)
 	 * budget, and BUFFER_LOOK_BLOCKS erase blocks at most (a larger one
 	 * blurs every row anyway, auto_buffer_blurs). On cards of 256 KiB
 	 * erase blocks and less (old cards: doc/card-facts.md) the runs write
-	 * whole blocks and the look only tells whether a buffer blurs them,
-	 * which one of a sixth of a block already does (auto_buffer_blurs); a
-	 * quarter as many blocks tell that for buffers of up to three blocks
-	 * (a buffer shows once full, and one block of writes past it are its
-	 * two steady windows), and the other twelve were a tenth of the manual
-	 * sequence on issue 26's worst cards there, with 128 KiB blocks. An
-	 * eMMC's 2 MiB buffer on 512 KiB blocks drains while it fills and
-	 * shows only within the sixteen.
+	 * whole blocks and the look only tells whether a buffer blurs them;
+	 * half as many blocks tell that for buffers of up to seven blocks, and
+	 * the other eight are a tenth of the manual sequence on issue 26's
+	 * worst cards there. An eMMC's 2 MiB buffer on 512 KiB blocks
+	 * drains while it fills and shows only within the sixteen.
 	 */
 	uint64_t most = s->plan.budget / 32 < BUFFER_MAX ? s->plan.budget / 32 : BUFFER_MAX;
-	uint64_t blocks = s->erasesize <= BUFFER_OLD_ERASE ? BUFFER_LOOK_BLOCKS / 4 : BUFFER_LOOK_BLOCKS;
+	uint64_t blocks = s->erasesize <= BUFFER_OLD_ERASE ? BUFFER_LOOK_BLOCKS / 2 : BUFFER_LOOK_BLOCKS;
 	if (most > blocks * s->erasesize)
 		most = blocks * s->erasesize;
 	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
