@@ -604,6 +604,23 @@ static void a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit(void)
 	dev_close(&d);
 }
 
+/*
+ * Issue 27 (h50): behind a RAM buffer a random run's opening row is timed
+ * with its first decision row; opened with writes under the mapping unit
+ * (each copies the unit), that work went into the decision row: the USB 3
+ * stick preset (2 random slots, a 4 MiB unit, a 2 MiB buffer) ran N=2 at
+ * 0.45 of N=1 and read 1 random block. Opened with the random run's own
+ * decision rows, N=2 holds and N=3 does not.
+ */
+static void a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit(void)
+{
+	struct outcome r = run_auto("sim:usb3-64g", true, false, 0);
+	CHECK_EQ(r.rc, 0);
+	CHECK(has(&r, "a 4MiB mapping unit"));
+	CHECK(has(&r, "open, random writes    2 ("));
+	free(r.text);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -623,5 +640,6 @@ int main(void)
 	a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line();
 	runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache();
 	a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit();
+	a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit();
 	return unit_summary();
 }
