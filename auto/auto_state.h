@@ -370,6 +370,8 @@ bool auto_buffer_blurs(const struct autostate *s);
 bool auto_pass_cache(struct autostate *s, uint64_t reserve);
 /* The rate fell during the searches, the write cache ended after `at` bytes written: past it now. */
 void auto_note_cache_ended(struct autostate *s, uint64_t at);
+/* A FAT area read from leading columns a thin margin over later ones that collapsed, level (auto_fat.c). */
+bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);

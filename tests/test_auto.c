@@ -621,6 +621,55 @@ static void a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit(v
 	free(r.text);
 }
 
+/*
+ * Issue 27 (h50): a USB 3 stick of today's calibration (no FAT area, no
+ * random slot, a 2 MiB buffer) ran its FAT columns at a block copy a write,
+ * level after the first two, those 1.15x faster: the buffer's pace, read as
+ * "2 FAT blocks, low". A page-mapped area there would run many times faster
+ * (auto_fat_lead_is_a_buffers_pace). Where the later columns did not
+ * collapse, or are not level, the lead stands.
+ */
+static struct autostate fat_pace;
+static struct rate_row fat_ref_rows[2], fat_rows[2];
+
+static void a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area(void)
+{
+	struct autostate *s = &fat_pace;
+	const double lead[2] = { 29.6e3, 16.5e3 }, later[2] = { 25.8e3, 14.1e3 };
+	memset(s, 0, sizeof(*s));
+	s->erasesize = 32 << 20;
+	for (int i = 0; i < 2; i++)
+		fat_ref_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 1,
+						     .rate = { 30e6 } };
+	s->runs[0] = (struct au_run){ .nr = 1, .reference = true, .settle = -1, .verdict = RUN_HOLDS };
+	s->runs[0].r = (struct rate_result){ .erasesize = s->erasesize, .nr = 1, .rows = fat_ref_rows,
+					     .nrows = 2 };
+	s->nruns = 1;
+	for (int i = 0; i < 2; i++) {
+		fat_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 6 };
+		for (int c = 0; c < 6; c++)
+			fat_rows[i].rate[c] = c < 2 ? lead[i] : later[i] * (1 - 0.02 * c);
+	}
+	s->fat = (struct rate_result){ .erasesize = s->erasesize, .rows = fat_rows, .nrows = 2 };
+	s->fatest.aus = 2;
+	CHECK(auto_fat_lead_is_a_buffers_pace(s));
+	/* the later columns at half of linear writes: not collapsed, the lead stands */
+	for (int i = 0; i < 2; i++)
+		for (int c = 0; c < 6; c++)
+			fat_rows[i].rate[c] *= 600;
+	CHECK(!auto_fat_lead_is_a_buffers_pace(s));
+	/* collapsed but falling off by a third: a buffer's pace moving, not one data area */
+	for (int i = 0; i < 2; i++)
+		for (int c = 0; c < 6; c++)
+			fat_rows[i].rate[c] = c < 2 ? lead[i] : later[i] * (1 - 0.08 * c);
+	CHECK(!auto_fat_lead_is_a_buffers_pace(s));
+	/* a lead of 1.5x over collapsed level columns: a FAT area's, not a buffer's */
+	for (int i = 0; i < 2; i++)
+		for (int c = 0; c < 6; c++)
+			fat_rows[i].rate[c] = c < 2 ? 1.6 * later[i] : later[i];
+	CHECK(!auto_fat_lead_is_a_buffers_pace(s));
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -641,5 +690,6 @@ int main(void)
 	runs_that_hold_to_32_past_a_fall_of_the_rate_went_to_the_cache();
 	a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit();
 	a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit();
+	a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area();
 	return unit_summary();
 }
