@@ -130,6 +130,15 @@ enum collapse analyze_open_au_against(const double *ratio, const double *noise, 
 		return RUN_COLLAPSED;
 	if (n >= 1 && held == n)
 		return RUN_HOLDS;
+	/*
+	 * The smaller row held and the larger did not collapse: past the limit
+	 * the smaller row falls further, never the larger alone, so its dip is
+	 * the write path's (a RAM buffer's pace, work owed), not a limit.
+	 */
+	double nz = noise[n - 1] > 0 ? noise[n - 1] : 0;
+	if (n >= 2 && ratio[n - 2] >= COLLAPSE_RATIO && ratio[n - 1] > ratio[n - 2] &&
+	    (ratio[n - 1] >= HOLD_RATIO || 1 - ratio[n - 1] <= NOISE_SIGMAS * nz))
+		return RUN_HOLDS;
 	return RUN_UNCLEAR;
 }
 

@@ -380,6 +380,9 @@ m random-opening-behind-a-buffer-writes-the-unit auto auto/auto_open.c \
 m fat-thin-lead-over-collapsed-columns-is-none auto auto/auto_fat.c \
 	'typical >= CLEAR_COLLAPSE * ref ||' 'typical >= 0 * ref ||' \
 	'test_auto'
+m open-au-larger-row-dip-alone-holds analysis analyze/analyze_open_au.c \
+	'if (n >= 2 && ratio[n - 2] >= COLLAPSE_RATIO && ratio[n - 1] > ratio[n - 2] &&' 'if (0 &&' \
+	'test_analyze'
 
 # ---------------------------------------------------------------------------
 

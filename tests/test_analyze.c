@@ -1263,6 +1263,26 @@ static void test_post_one_column_per_n(void)
 	post_free(&p);
 }
 
+/*
+ * Issue 27 (h50): a run whose smaller decision row holds and whose larger
+ * one dipped short of a collapse holds: past the open limit the smaller row
+ * falls further, never the larger alone (today's sdxc-64g seed=64, 2 open
+ * behind a 512 KiB buffer: N=2 at 61 % and 86 % three times, "unclear", the
+ * count 1). Both rows low, the smaller further, is still a collapse; the
+ * smaller row low alone still unclear.
+ */
+static void test_open_au_against_larger_row_dip(void)
+{
+	const double noise[2] = { 0.02, 0.02 };
+	const double dip[2] = { 0.61, 0.86 }, deep[2] = { 0.55, 0.86 }, small_low[2] = { 0.86, 0.61 },
+		     collapse[2] = { 0.4, 0.2 }, hold[2] = { 0.95, 0.93 };
+	CHECK_EQ(analyze_open_au_against(dip, noise, 2), RUN_HOLDS);
+	CHECK_EQ(analyze_open_au_against(deep, noise, 2), RUN_UNCLEAR);
+	CHECK_EQ(analyze_open_au_against(small_low, noise, 2), RUN_UNCLEAR);
+	CHECK_EQ(analyze_open_au_against(collapse, noise, 2), RUN_COLLAPSED);
+	CHECK_EQ(analyze_open_au_against(hold, noise, 2), RUN_HOLDS);
+}
+
 int main(void)
 {
 	test_fields();
@@ -1281,6 +1301,7 @@ int main(void)
 	test_cross_check();
 	test_open_au_runs();
 	test_open_au_one_row_runs();
+	test_open_au_against_larger_row_dip();
 	test_open_au_series();
 	test_find_fat();
 	test_seed_000();
