@@ -200,12 +200,14 @@ static int runs_of(const char *json, char verdicts[][16], double ratios[][2], in
  * Issue 20, cause 3: on a fast card through a noisy host, one large-block
  * row of an --open-au run dips under COLLAPSE_RATIO while the other keeps
  * up: that run is not a collapse (it is measured again), and the count is
- * the card's, never an early limit.
+ * the card's, never an early limit. (seed=7: since a larger row's dip beside
+ * a smaller row that holds is a hold, seed=13's runs go another way and dip
+ * at no row; over seeds 1..40 the count is 5 on 32, on 30 before.)
  */
 static void one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse(void)
 {
 	const char *spec = "sim:emmc,size=8G,erasesize=2M,open-au=5,random-au=5,fat-aus=0,stretch=10,"
-			   "noise=10,spikes=2,seed=13";
+			   "noise=10,spikes=2,seed=7";
 	struct outcome r = run_auto(spec, true, true, 0);
 	char v[MAX_AU_RUNS][16];
 	double ratio[MAX_AU_RUNS][2];
