@@ -373,6 +373,14 @@ m runs-holding-past-a-fall-went-to-the-cache auto auto/auto_plan.c \
 	'return !s->cache_bytes || (s->regime && s->lin.n >= OPEN_AU_MAX_NR);' 'return !s->cache_bytes;' \
 	'test_auto'
 
+# ---- h49: --auto's class step without O_SYNC ----
+m class-step-reopens-without-o-sync device dev.c \
+	'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME)) | O_CLOEXEC;' 'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME | O_SYNC)) | O_CLOEXEC;' \
+	'auto-class-step-writes-without-o-sync-and-the-other-steps-with-it'
+m auto-class-step-writes-by-the-second-descriptor auto auto/auto_class.c \
+	'int nosync = dev_set_nosync(s->d, true);' 'int nosync = 0;' \
+	'auto-class-step-writes-without-o-sync-and-the-other-steps-with-it'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
