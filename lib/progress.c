@@ -50,6 +50,7 @@ enum {
 #define WAKE_NS		250000000LL	/* how often the thread looks */
 #define HOLD_NS		300000000LL	/* after progress_clear(): room for a message */
 #define RECENT_MIN_NS	1000000000LL	/* a measurement's recent rate: over a second at least */
+#define PIECE_APART_NS	1e6		/* a key's rate without the work under way: 1 ms of it at least */
 
 static volatile sig_atomic_t shown;	/* a progress line is on the screen */
 static int (*on_start)(void *);	/* progress_on_start() */
@@ -283,6 +284,18 @@ static double plan_eta_ns(int64_t now)
 
 	if (!pr.have_plan)
 		return -1;
+	/*
+	 * the work since the last progress_rekey_last() (an open-AU run under
+	 * way: planned to hold, it may be collapsing) stays out of its key's
+	 * rate where that key has a rate without it
+	 */
+	struct progress_rates rates = pr.rates;
+	for (int k = 0; k < PROGRESS_KEYS; k++) {
+		struct progress_fit without = rates.k[k];
+		progress_fit_merge(&without, &pr.piece[k], -1);
+		if (pr.piece[k].ns > 0 && without.ns >= PIECE_APART_NS)
+			rates.k[k] = without;
+	}
 	double recent = 0;	/* the current measurement's recent time per byte */
 	if (pr.program_open && pr.recent_a_ns > pr.start_ns && done > pr.recent_a_done)
 		recent = (double)(now - pr.recent_a_ns) / (double)(done - pr.recent_a_done);
@@ -295,7 +308,7 @@ static double plan_eta_ns(int64_t now)
 			item.bytes -= take;
 			if (take)
 				item.pause_ns = 0;	/* under way: its pause is past */
-			double item_ns = progress_plan_ns(&pr.rates, &item, item.bytes ? 1 : 0);
+			double item_ns = progress_plan_ns(&rates, &item, item.bytes ? 1 : 0);
 			if (take && item.bytes && recent > 0 && pr.total > 0) {
 				/* the item under way: at the measurement's recent rate, the further it got the more */
 				double trust = 4.0 * (double)done / (double)pr.total;
@@ -304,7 +317,7 @@ static double plan_eta_ns(int64_t now)
 			}
 			ns += item_ns;
 		}
-		return ns + progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+		return ns + progress_plan_ns(&rates, pr.run_plan, pr.nrun_plan);
 	}
 	w.pause_ns = 0;	/* under way: its pause is past */
 	if (pr.program_open) {
@@ -313,14 +326,14 @@ static double plan_eta_ns(int64_t now)
 			w.write = atomic_load_explicit(&pr.cur_write, memory_order_relaxed);
 		}
 		if (pr.quiet) {
-			ns = progress_work_ns(&pr.rates, &w) - (double)(now - pr.start_ns);
+			ns = progress_work_ns(&rates, &w) - (double)(now - pr.start_ns);
 			ns = ns > 0 ? ns : 0;
 		} else {
-			ns = progress_current_ns(&pr.rates, &w, done, (double)(now - pr.start_ns), recent);
+			ns = progress_current_ns(&rates, &w, done, (double)(now - pr.start_ns), recent);
 		}
 	}
-	return ns + progress_plan_ns(&pr.rates, pr.plan, pr.nplan) +
-	       progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+	return ns + progress_plan_ns(&rates, pr.plan, pr.nplan) +
+	       progress_plan_ns(&rates, pr.run_plan, pr.nrun_plan);
 }
 
 /* "step 3 of 5": the steps that will run, this one's place among them */
