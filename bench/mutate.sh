@@ -381,6 +381,26 @@ m auto-class-step-writes-by-the-second-descriptor auto auto/auto_class.c \
 	'int nosync = dev_set_nosync(s->d, true);' 'int nosync = 0;' \
 	'auto-class-step-writes-without-o-sync-and-the-other-steps-with-it'
 
+# ---- h49: the run ETA (lib/progress*.c, auto/auto_progress.c) ----
+m progress-eta-key-like-takes-its-factor progress lib/progress_eta.c \
+	'		*slower *= factor;' '		*slower *= 1;' \
+	'test_progress'
+m progress-eta-rekeyed-work-leaves-its-old-key progress lib/progress_eta.c \
+	'	progress_fit_merge(&r->k[from - 1], f, -1);' ';' \
+	'test_progress'
+m progress-eta-keeps-the-run-under-way-apart progress lib/progress.c \
+	'if (pr.piece[k].ns > 0 && without.ns >= PIECE_APART_NS)' 'if (0)' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-rekeys-a-run-by-what-it-turned-out progress auto/auto_progress.c \
+	'progress_rekey_last(outcome_key(&s->runs[s->nruns - 1]));' 'progress_rekey_last(0);' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-plans-the-run-under-way progress auto/auto_progress.c \
+	'	if (done < full)' '	if (0)' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-plans-collapses-in-bisection progress auto/auto_progress.c \
+	'bool collapses = k % 2 == 0;' 'bool collapses = false;' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

@@ -22,6 +22,9 @@ run traced -f -qq -y -o "$T/trace" \
 
 why=$(python3 - "$T/trace" "$loop" <<'PY'
 import re, sys
+def bad(why):	# the reason on standard output, for fail
+    print(why)
+    sys.exit(1)
 trace, loop = sys.argv[1], sys.argv[2]
 fam = {}		# descriptor -> "sync" / "nosync" (the file description it shares)
 sync_fd = None
@@ -39,15 +42,15 @@ for n, line in enumerate(open(trace)):
         path = re.search(r'"([^"]*)"', args).group(1)
         if path == loop and "O_RDWR" in args:
             if "O_SYNC" not in args:
-                sys.exit("the run opened %s for writing without O_SYNC: %s" % (loop, line.strip()))
+                bad("the run opened %s for writing without O_SYNC: %s" % (loop, line.strip()))
             fam[ret] = "sync"
             sync_fd = ret
         elif path.startswith("/proc/self/fd/") and retpath == loop:
             src = int(path.rsplit("/", 1)[1])
             if fam.get(src) != "sync":
-                sys.exit("reopened a descriptor that is not the device's: " + line.strip())
+                bad("reopened a descriptor that is not the device's: " + line.strip())
             if "O_SYNC" in args or "O_DSYNC" in args or "O_DIRECT" not in args or "O_RDWR" not in args:
-                sys.exit("the class step's descriptor is not O_RDWR|O_DIRECT without O_SYNC: " + line.strip())
+                bad("the class step's descriptor is not O_RDWR|O_DIRECT without O_SYNC: " + line.strip())
             fam[ret] = "nosync"
             nosync_fds.add(ret)
             state = 1
@@ -78,17 +81,17 @@ for n, line in enumerate(open(trace)):
         if fam.get(fd) == "nosync" and last_nosync_write is not None:
             flush_after = n
 if sync_fd is None:
-    sys.exit("strace saw no open of %s for writing: the trace is blind" % loop)
+    bad("strace saw no open of %s for writing: the trace is blind" % loop)
 if not nosync_fds and state == 0:
-    sys.exit("no second descriptor without O_SYNC was opened for the class step")
+    bad("no second descriptor without O_SYNC was opened for the class step")
 if writes["nosync"] == 0:
-    sys.exit("nothing was written by the descriptor without O_SYNC")
+    bad("nothing was written by the descriptor without O_SYNC")
 if writes["sync"][0] == 0:
-    sys.exit("the steps before the class step wrote nothing by the O_SYNC descriptor")
+    bad("the steps before the class step wrote nothing by the O_SYNC descriptor")
 if writes["sync"][1]:
-    sys.exit("%d writes by the O_SYNC descriptor while the class step's was open" % writes["sync"][1])
+    bad("%d writes by the O_SYNC descriptor while the class step's was open" % writes["sync"][1])
 if flush_after is None:
-    sys.exit("no fdatasync of the class step's writes after its last one")
+    bad("no fdatasync of the class step's writes after its last one")
 PY
 ) || fail "$why"
 exit 0
