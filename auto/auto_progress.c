@@ -5,13 +5,17 @@
  * from the work left and the rates measured so far:
  *   alignment  -a runs until two agree (one more while the erase size is
  *              unsure), each as many reads as the last one;
- *   FAT area   the linear reference and one --find-fat run;
- *   open-AU    from the search's bracket (auto_bracket): runs past the
- *   searches   largest N that held until one collapses, then bisecting,
- *              then the replicas at the two N that decide (add_run: the
- *              rows each writes; settle passes count as pauses); runs are
- *              keyed by what the bracket expects of them (hold, collapse),
- *              whose rates differ tenfold;
+ *   FAT area   the linear reference and one --find-fat run, row by row;
+ *   open-AU    the rest of the run under way (recorded as it starts, the
+ *   searches   bracket counts it done), then from the search's bracket
+ *              (auto_bracket): runs past the largest N that held until one
+ *              collapses, then bisecting (collapsing one run in two), then
+ *              the replicas at the two N that decide (add_run: the rows
+ *              each writes; settle passes count as pauses); runs are keyed
+ *              by what the bracket expects of them (hold, collapse: rates
+ *              tenfold apart and more; linear, random, the random
+ *              reference) and, once judged, re-keyed by what they were
+ *              (rekey_runs), the settling before the next run with them;
  *   class      the area written and restored, the random phases (4 s each
  *              at most).
  * Before a search has a bracket it is planned as a card that keeps four
