@@ -329,7 +329,9 @@ static double plan_eta_ns(int64_t now)
 			ns = progress_work_ns(&rates, &w) - (double)(now - pr.start_ns);
 			ns = ns > 0 ? ns : 0;
 		} else {
-			ns = progress_current_ns(&rates, &w, done, (double)(now - pr.start_ns), recent);
+			/* (the recent rate in a run only: a test's measurement keeps its average) */
+			ns = progress_current_ns(&rates, &w, done, (double)(now - pr.start_ns),
+						 pr.in_run ? recent : 0);
 		}
 	}
 	return ns + progress_plan_ns(&rates, pr.plan, pr.nplan) +
