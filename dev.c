@@ -5,6 +5,7 @@
 #include "dev.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +68,41 @@ int dev_flush(struct dev *d)
 	return 0;
 }
 
+int dev_set_nosync(struct dev *d, bool on)
+{
+	if (!on) {
+		if (d->nosync) {
+			close(d->fd);
+			d->fd = d->sync_fd;
+			d->nosync = false;
+		}
+		return 0;
+	}
+	if (d->nosync || d->fd < 0 || !d->writable)
+		return 0;
+	int fl = fcntl(d->fd, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	if (!(fl & O_DSYNC))	/* (O_SYNC includes it) opened without: nothing to leave out */
+		return 0;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", d->fd);
+	/* the same file (a block device is not opened O_EXCL again: this process holds it) */
+	int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME)) | O_CLOEXEC;
+	int fd = open(path, flags);
+	if (fd < 0 && errno == EPERM && (flags & O_NOATIME))
+		fd = open(path, flags & ~O_NOATIME);
+	if (fd < 0)
+		return -errno;
+	d->sync_fd = d->fd;
+	d->fd = fd;
+	d->nosync = true;
+	return 0;
+}
+
 void dev_close(struct dev *d)
 {
+	dev_set_nosync(d, false);	/* the backend closes the descriptor it opened */
 	if (d->ops && d->ops->close)
 		d->ops->close(d);
 	d->ops = NULL;

@@ -13,7 +13,7 @@ struct sim;
 struct dev;
 
 enum dev_flags {
-	DEV_WRITE = 1 << 0,	/* O_RDWR|O_SYNC instead of O_RDONLY */
+	DEV_WRITE = 1 << 0,	/* O_RDWR|O_SYNC instead of O_RDONLY (dev_set_nosync: without, for a while) */
 	DEV_EXCL  = 1 << 1,	/* O_EXCL on block devices: kernel refuses if mounted/held */
 	/*
 	 * With DEV_WRITE: O_DIRECT without O_SYNC, each write done when the
@@ -101,6 +101,8 @@ struct dev {
 	unsigned int pbs;	/* physical block size (informational) */
 	bool blockdev;
 	bool writable;
+	bool nosync;		/* dev_set_nosync(): fd is a second descriptor, without O_SYNC */
+	int sync_fd;		/* then: the descriptor opened with O_SYNC, kept for after */
 	/*
 	 * Accounting, for reports and benchmarks: every byte read or written,
 	 * whatever for (what the device's own counters count), and split by
@@ -134,6 +136,17 @@ int dev_open(struct dev *d, const char *path, unsigned int flags, char *err, siz
 void dev_close(struct dev *d);
 /* What was written is on the medium, past any write cache of the device's (fdatasync). 0 or -errno. */
 int dev_flush(struct dev *d);
+/*
+ * on: the device's I/O goes on by a second descriptor of the same file,
+ * opened through /proc/self/fd without O_SYNC (as DEV_NOSYNC opens it: each
+ * write done when the device acknowledges it; --auto's class step times
+ * writes as --class does); off: back to the descriptor opened with O_SYNC,
+ * the second one closed (the caller flushes first, dev_flush: the one
+ * fdatasync at the end). Nothing to do where there is no such descriptor
+ * (sim: cards, read-only, opened without O_SYNC). 0 or -errno (on: the
+ * device unchanged).
+ */
+int dev_set_nosync(struct dev *d, bool on);
 /* Before dev_close: the backend's own output files complete (struct dev_ops.finish). 0 or -1. */
 int dev_finish(struct dev *d, char *err, size_t n);
 

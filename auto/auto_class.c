@@ -5,6 +5,7 @@
  * --max-write leaves; its verdict joins the report's first lines.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "auto/auto_state.h"
 #include "lib/msg.h"
@@ -78,7 +79,21 @@ void auto_run_class(struct autostate *s)
 	}
 	class_plan_line(line, sizeof line, s->d, r);
 	warnx_fb("%s", line);
-	if (class_run(s->d, &co, r, err, sizeof err) < 0) {
+	/*
+	 * The class step writes as --class does: without O_SYNC, each write
+	 * done when the card acknowledges it, one flush at the end (class_run:
+	 * doc/speed-classes.md); the rest of --auto keeps the original's O_SYNC.
+	 */
+	int nosync = dev_set_nosync(s->d, true);
+	if (nosync < 0) {
+		warnx_fb("--auto: class check not run: %s: reopening it without O_SYNC: %s", s->d->path,
+			 strerror(-nosync));
+		free(r);
+		return;
+	}
+	int ran = class_run(s->d, &co, r, err, sizeof err);
+	dev_set_nosync(s->d, false);
+	if (ran < 0) {
 		if (err[0])
 			warnx_fb("--auto: class check: %s", err);
 		if (!r->restored)

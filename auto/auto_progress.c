@@ -5,13 +5,17 @@
  * from the work left and the rates measured so far:
  *   alignment  -a runs until two agree (one more while the erase size is
  *              unsure), each as many reads as the last one;
- *   FAT area   the linear reference and one --find-fat run;
- *   open-AU    from the search's bracket (auto_bracket): runs past the
- *   searches   largest N that held until one collapses, then bisecting,
- *              then the replicas at the two N that decide (add_run: the
- *              rows each writes; settle passes count as pauses); runs are
- *              keyed by what the bracket expects of them (hold, collapse),
- *              whose rates differ tenfold;
+ *   FAT area   the linear reference and one --find-fat run, row by row;
+ *   open-AU    the rest of the run under way (recorded as it starts, the
+ *   searches   bracket counts it done), then from the search's bracket
+ *              (auto_bracket): runs past the largest N that held until one
+ *              collapses, then bisecting (collapsing one run in two), then
+ *              the replicas at the two N that decide (add_run: the rows
+ *              each writes; settle passes count as pauses); runs are keyed
+ *              by what the bracket expects of them (hold, collapse: rates
+ *              tenfold apart and more; linear, random, the random
+ *              reference) and, once judged, re-keyed by what they were
+ *              (rekey_runs), the settling before the next run with them;
  *   class      the area written and restored, the random phases (4 s each
  *              at most).
  * Before a search has a bracket it is planned as a card that keeps four
@@ -29,8 +33,27 @@
 #define CLASS_AREA (64 * MiB)	/* as checks/class.c plans it */
 #define CLASS_LINK (32 * MiB)
 #define CLASS_PHASE_NS 4000000000ll
+/* a random run that collapses, until one was measured: four times the time of one that holds */
+#define RANDOM_COLLAPSE_FACTOR 4.0
+/* the random reference, until measured: twice the time of linear runs that hold */
+#define RANDOM_REFERENCE_FACTOR 2.0
 
-enum { KEY_HOLDS = 1, KEY_COLLAPSES = PROGRESS_KEY_SLOW, KEY_RANDOM_HOLDS = 3 };
+/*
+ * The kinds of work whose rates differ beyond the kind and size of their
+ * I/O: open-AU runs that hold and runs that collapse (tenfold), linear and
+ * random; the FAT run (a page at a time into several blocks: on a slow card
+ * a hundred times slower than a run that holds); the random reference (its
+ * rows from the erase size down, each opening a fresh block: on slow cards
+ * several times the time of a linear run that holds).
+ */
+enum {
+	KEY_HOLDS = 1,
+	KEY_COLLAPSES = PROGRESS_KEY_SLOW,
+	KEY_RANDOM_HOLDS = 3,
+	KEY_RANDOM_COLLAPSES = 4,
+	KEY_FAT = 5,
+	KEY_RANDOM_REFERENCE = 6,	/* random N=1: every row, each in a fresh block */
+};
 
 static const struct progress_step steps[AUTO_STEPS] = {
 	[AUTO_STEP_CAPACITY] = { "capacity", 5, 2 },
@@ -106,13 +129,14 @@ static uint64_t erase_size(const struct autostate *s)
 	return s->erasesize ? s->erasesize : s->erase.bytes ? s->erase.bytes : FALLBACK_ERASE;
 }
 
-enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 2, ROWS_REPLICA = 2 };
+enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 3, ROWS_REPLICA = 2 };
 
 /*
  * One open-AU run at N: rows of N erase blocks, in I/Os of the decision
- * rows' size. A first run that holds writes its settling row and both
- * decision rows; one that collapses stops after the first; a replica of a
- * hold writes its settling row and the smaller decision row only.
+ * rows' size. A first run writes its settling row and both decision rows
+ * (one that collapses too: it stops early only where the collapse is clear
+ * before its last row); a replica of a hold writes its settling row and the
+ * smaller decision row only.
  */
 static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, int key,
 		    int rows)
@@ -126,10 +150,41 @@ static void add_run(const struct autostate *s, struct plan *p, long long nr, boo
 	uint64_t full = probes_known(s) ? auto_probe_bytes(s, nr, random, false) : (uint64_t)nr * e / 6;
 	bool after_collapse = p->n > 0 && p->w[p->n - 1].key == KEY_COLLAPSES;
 
+	if (random && nr == 1) {	/* the random reference, every row, each replica (auto_open.c) */
+		if (probes_known(s))
+			full = auto_probe_bytes(s, 1, true, true);
+		key = KEY_RANDOM_REFERENCE;
+		rows = ROWS_HOLD;
+	}
+
 	add(p, full * (uint64_t)rows / ROWS_HOLD, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
-	    true, 0, key == KEY_HOLDS && random ? KEY_RANDOM_HOLDS : key);
+	    true, 0, random && key != KEY_RANDOM_REFERENCE ? (key == KEY_HOLDS ? KEY_RANDOM_HOLDS : KEY_RANDOM_COLLAPSES) : key);
 	if (after_collapse)	/* a collapse leaves the card owing work: a pause before the next run */
 		pause_before(s, p, p->n - 1);
+}
+
+/* A run is recorded as it starts (its verdict: holds) and judged after its rows. */
+static bool judged(const struct au_run *r)
+{
+	return r->verdict != RUN_HOLDS || r->ratio[0] > 0 || r->ratio[1] > 0;
+}
+
+/*
+ * The rest of the search's run under way: recorded as it started, the
+ * bracket counts it as done (holding), its rows still to come are not.
+ */
+static void plan_under_way(const struct autostate *s, struct plan *p, bool random)
+{
+	const struct au_run *r = s->nruns > 0 ? &s->runs[s->nruns - 1] : NULL;
+
+	if (!r || judged(r) || r->random != random || !probes_known(s))
+		return;
+	uint64_t full = auto_probe_bytes(s, r->nr, random, r->reference);
+	uint64_t done = s->d->bytes_written - r->written_before;
+	int key = random ? (r->reference ? KEY_RANDOM_REFERENCE : KEY_RANDOM_HOLDS) : KEY_HOLDS;
+	if (done < full)
+		add(p, full - done, erase_size(s) >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT), true, 0,
+		    key);
 }
 
 /* The runs a search still needs, from its bracket; limit: the largest N it may test. */
@@ -161,16 +216,22 @@ static void plan_search(const struct autostate *s, struct plan *p, bool random, 
 		}
 		collapse = nr > hold ? nr : 0;
 		hold_runs = collapse_runs = 1;
-		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
-			long long mid = lo + (hi - lo) / 2;
-			add_run(s, p, mid, random, KEY_HOLDS, ROWS_HOLD);
-			lo = mid;
-		}
-	} else {
-		for (long long lo = hold, hi = collapse; hi - lo > 1;) {	/* bisecting */
-			long long mid = lo + (hi - lo) / 2;
-			add_run(s, p, mid, random, KEY_HOLDS, ROWS_HOLD);
-			lo = mid;
+	}
+	/*
+	 * bisecting: each run as likely to hold as to collapse, planned the
+	 * one and the other in turn (a collapse costs ten times a hold); the
+	 * replicas then at the two N it ends on
+	 */
+	for (long long lo = hold, hi = collapse, k = 0; collapse && hi - lo > 1; k++) {
+		long long mid = lo + (hi - lo) / 2;
+		bool collapses = k % 2 == 0;
+		add_run(s, p, mid, random, collapses ? KEY_COLLAPSES : KEY_HOLDS, ROWS_HOLD);
+		if (collapses) {
+			hi = collapse = mid;
+			collapse_runs = 1;
+		} else {
+			lo = hold = mid;
+			hold_runs = 1;
 		}
 	}
 	/* the replicas at the two N that decide: two runs each */
@@ -188,10 +249,26 @@ static void plan_fat(const struct autostate *s, struct plan *p)
 	for (int k = auto_replicas(s, 1, false); k < 2; k++)
 		add(p, probes_known(s) ? auto_probe_bytes(s, 1, false, true) : e / 2, e >> LINEAR_ROW_SHIFT,
 		    true, 0, KEY_HOLDS);
-	if (!s->have_fat)	/* (nfat counts the run under way: have_fat, the first one done) */
-		add(p, probes_known(s) ? auto_fat_planned(s)
-				       : 2ull * (uint64_t)(s->p->fat_nr > 0 ? s->p->fat_nr : 6) * e,
-		    page, true, 0, 0);
+	if (s->have_fat)	/* (nfat counts the run under way: have_fat, the first one done) */
+		return;
+	if (!probes_known(s) || !s->pagesize) {
+		add(p, 2ull * (uint64_t)(s->p->fat_nr > 0 ? s->p->fat_nr : 6) * e, page, true, 0, KEY_FAT);
+		return;
+	}
+	/*
+	 * Row by row (auto_fat_planned: a page, then half a page, each row as
+	 * many bytes), each in I/Os of its size: on a card that pays per write
+	 * the smaller row takes twice as long.
+	 */
+	struct params fp = *s->p;
+	fp.erasesize = s->erasesize;
+	fp.first_blocksize = s->pagesize;
+	fp.blocksize = s->pagesize / 2 >= s->d->lbs ? s->pagesize / 2 : s->pagesize;
+	uint64_t first = s->erasesize;	/* as auto_open.c's fat_first_row */
+	while (first / 2 >= fp.first_blocksize && first % 2 == 0)
+		first /= 2;
+	for (uint64_t b = first; b >= fp.blocksize && b > 0; b /= 2)
+		add(p, auto_fat_row_bytes(s, &fp), b, true, 0, KEY_FAT);
 }
 
 /* The link's reads and the writes; saving and restoring (not on a simulated card); the random phases. */
@@ -223,9 +300,13 @@ static void plan_step(const struct autostate *s, struct plan *p, int step)
 		plan_fat(s, p);
 		break;
 	case AUTO_STEP_OPEN:
+		if (step == current)
+			plan_under_way(s, p, false);
 		plan_search(s, p, false, OPEN_AU_MAX_NR);
 		break;
 	case AUTO_STEP_RANDOM:
+		if (step == current)
+			plan_under_way(s, p, true);
 		plan_search(s, p, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
 		break;
 	case AUTO_STEP_CLASS:
@@ -242,9 +323,48 @@ static void plan_step(const struct autostate *s, struct plan *p, int step)
  * capacity and class checks state their own), and the later steps'. The
  * key of this step's first item: that of the measurement about to start.
  */
+static int seen_runs;	/* open-AU runs recorded when last looked */
+static bool latest_rekeyed;	/* the latest of them was judged and its measurements rekeyed */
+
+/* The key of what an open-AU run turned out to be. */
+static int outcome_key(const struct au_run *r)
+{
+	bool collapsed = !r->reference && r->verdict == RUN_COLLAPSED;
+	if (r->random && r->reference)
+		return KEY_RANDOM_REFERENCE;
+	return r->random ? (collapsed ? KEY_RANDOM_COLLAPSES : KEY_RANDOM_HOLDS)
+			 : (collapsed ? KEY_COLLAPSES : KEY_HOLDS);
+}
+
+/*
+ * The measurements of an open-AU run, keyed as the plan expected it (hold,
+ * collapse), move to what it turned out to be once judged; the settling and
+ * opening before the next run go with the one before (what a collapse
+ * leaves owing). true: the latest run is judged (what comes until the next
+ * is recorded is such settling).
+ */
+static bool rekey_runs(const struct autostate *s)
+{
+	if (s->nruns != seen_runs) {
+		if (seen_runs > 0 && seen_runs <= s->nruns && !latest_rekeyed)
+			progress_rekey_last(outcome_key(&s->runs[seen_runs - 1]));
+		else
+			progress_rekey_last(0);	/* the settling stays under the key it was measured with */
+		seen_runs = s->nruns;
+		latest_rekeyed = false;
+	}
+	if (s->nruns > 0 && !latest_rekeyed && judged(&s->runs[s->nruns - 1])) {
+		progress_rekey_last(outcome_key(&s->runs[s->nruns - 1]));
+		latest_rekeyed = true;
+	}
+	return s->nruns > 0 && latest_rekeyed;
+}
+
 static int update(const struct autostate *s)
 {
 	struct plan now = { .n = 0 }, later = { .n = 0 };
+
+	bool between_runs = rekey_runs(s);
 
 	for (int step = current; step < AUTO_STEPS; step++) {
 		if (!s->o->destructive && step != AUTO_STEP_ALIGN)
@@ -267,6 +387,9 @@ static int update(const struct autostate *s)
 	/* every write of a search is keyed: its rows stay out of the rates of other writes */
 	if (!key && (current == AUTO_STEP_OPEN || current == AUTO_STEP_RANDOM))
 		key = current == AUTO_STEP_RANDOM ? KEY_RANDOM_HOLDS : KEY_HOLDS;
+	/* the settling after a run: at the rate of what that run was */
+	if (between_runs && key != KEY_FAT && key >= KEY_HOLDS && key <= PROGRESS_KEYS)
+		key = outcome_key(&s->runs[s->nruns - 1]);
 	return key;
 }
 
@@ -293,6 +416,17 @@ void auto_progress_begin(const struct autostate *s)
 		progress_run_begin(steps + AUTO_STEP_ALIGN, 1);
 		current = AUTO_STEP_ALIGN;
 	}
+	/*
+	 * until measured: random runs at the linear ones' rates, and so their
+	 * collapses (linear collapses: ten times a hold's time, the default);
+	 * the FAT run at the rates of its kind of I/O
+	 */
+	progress_key_like(KEY_RANDOM_HOLDS, KEY_HOLDS, 1);
+	progress_key_like(KEY_RANDOM_COLLAPSES, KEY_RANDOM_HOLDS, RANDOM_COLLAPSE_FACTOR);
+	progress_key_like(KEY_FAT, -1, 1);
+	progress_key_like(KEY_RANDOM_REFERENCE, KEY_HOLDS, RANDOM_REFERENCE_FACTOR);
+	seen_runs = s->nruns;
+	latest_rekeyed = true;
 	progress_on_start(before_measurement, (void *)s);
 	auto_progress_update(s);
 }
@@ -304,6 +438,8 @@ void auto_progress_step(const struct autostate *s, int step)
 	if (step == AUTO_STEP_ALIGN && s->o->destructive && s->have_cap && s->cap.not_run_max_write)
 		progress_run_skip(AUTO_STEP_CAPACITY);	/* refused before any I/O: not a step that ran */
 	current = step;
+	rekey_runs(s);
+	progress_rekey_last(0);	/* a step's work is its own */
 	progress_run_step(s->o->destructive ? step : 0);
 	auto_progress_update(s);
 }

@@ -10,7 +10,11 @@
 # against the steps the run went through. Prints figures, never fails on
 # them.
 #   bench/eta.sh [FLASHBENCH]   ETA_JOBS=N runs N at a time (default 2:
-#   the runs mostly sleep); ETA_ONLY=REGEX keeps the command lines matching.
+#   the runs mostly sleep); ETA_ONLY=REGEX keeps the command lines matching;
+#   ETA_VCLOCK=1 runs them on the virtual clock of tests/vclock.c (preloaded:
+#   its clocks move only while every thread sleeps, so the cards' realtime=
+#   pacing takes no wall time and the figures are the same on every run and
+#   machine; the time the host's CPU takes counts as nothing there).
 set -u
 FB=${1:-${FLASHBENCH:-$(cd "$(dirname "$0")/.." && pwd)/flashbench}}
 command -v script >/dev/null || { echo "eta: needs script(1)"; exit 0; }
@@ -21,6 +25,10 @@ trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/eta.py" <<'PY'
 import re, sys
 timing, out, label = sys.argv[1], open(sys.argv[2], "rb").read(), sys.argv[3]
+if len(sys.argv) > 4:	# the virtual clock's log: bytes written to stderr, not to the terminal
+	out = out[out.index(b"\n") + 1:]	# script's header line
+	end = out.rfind(b"\nScript done")
+	out = (out[:end + 1] if end >= 0 else out).replace(b"\r\n", b"\n")	# the terminal's onlcr
 t, pos, ends = 0.0, 0, []	# when each chunk of the output was written
 for line in open(timing):
     d, n = line.split()[:2]
@@ -71,9 +79,20 @@ cmds=(
 	"--auto --destructive sim:rpi-a2,realtime=100"
 	"--auto --destructive sim:sa04g,real-size=1G,realtime=100"
 )
+vc=
+if [ "${ETA_VCLOCK:-0}" = 1 ]; then
+	cc -shared -fPIC -O2 -std=gnu11 -o "$tmp/vclock.so" "$(dirname "$0")/../tests/vclock.c" -ldl -pthread ||
+		{ echo "eta: cannot build tests/vclock.c"; exit 0; }
+	vc="env LD_PRELOAD=$tmp/vclock.so"
+fi
 one() {	# one NUMBER COMMAND: its line into $tmp/NUMBER.line
-	script -q -T "$tmp/$1.t" -O "$tmp/$1.o" -c "$FB $2 >/dev/null" </dev/null >/dev/null 2>&1
-	python3 "$tmp/eta.py" "$tmp/$1.t" "$tmp/$1.o" "$2" > "$tmp/$1.line"
+	if [ -n "$vc" ]; then
+		script -q -O "$tmp/$1.o" -c "$vc VCLOCK_LOG=$tmp/$1.t $FB $2 >/dev/null" </dev/null >/dev/null 2>&1
+		python3 "$tmp/eta.py" "$tmp/$1.t" "$tmp/$1.o" "$2" vclock > "$tmp/$1.line"
+	else
+		script -q -T "$tmp/$1.t" -O "$tmp/$1.o" -c "$FB $2 >/dev/null" </dev/null >/dev/null 2>&1
+		python3 "$tmp/eta.py" "$tmp/$1.t" "$tmp/$1.o" "$2" > "$tmp/$1.line"
+	fi
 }
 jobs_max=${ETA_JOBS:-2}
 for i in "${!cmds[@]}"; do

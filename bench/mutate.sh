@@ -384,6 +384,34 @@ m open-au-larger-row-dip-alone-holds analysis analyze/analyze_open_au.c \
 	'if (n >= 2 && ratio[n - 2] >= COLLAPSE_RATIO && ratio[n - 1] > ratio[n - 2] &&' 'if (0 &&' \
 	'test_analyze'
 
+# ---- h49: --auto's class step without O_SYNC ----
+m class-step-reopens-without-o-sync device dev.c \
+	'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME)) | O_CLOEXEC;' 'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME | O_SYNC)) | O_CLOEXEC;' \
+	'auto-class-step-writes-without-o-sync-and-the-other-steps-with-it'
+m auto-class-step-writes-by-the-second-descriptor auto auto/auto_class.c \
+	'int nosync = dev_set_nosync(s->d, true);' 'int nosync = 0;' \
+	'auto-class-step-writes-without-o-sync-and-the-other-steps-with-it'
+
+# ---- h49: the run ETA (lib/progress*.c, auto/auto_progress.c) ----
+m progress-eta-key-like-takes-its-factor progress lib/progress_eta.c \
+	'		*slower *= factor;' '		*slower *= 1;' \
+	'test_progress'
+m progress-eta-rekeyed-work-leaves-its-old-key progress lib/progress_eta.c \
+	'	progress_fit_merge(&r->k[from - 1], f, -1);' ';' \
+	'test_progress'
+m progress-eta-keeps-the-run-under-way-apart progress lib/progress.c \
+	'if (pr.piece[k].ns > 0 && without.ns >= PIECE_APART_NS)' 'if (0)' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-rekeys-a-run-by-what-it-turned-out progress auto/auto_progress.c \
+	'progress_rekey_last(outcome_key(&s->runs[s->nruns - 1]));' 'progress_rekey_last(0);' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-plans-the-run-under-way progress auto/auto_progress.c \
+	'	if (done < full)' '	if (0)' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m auto-eta-plans-collapses-in-bisection progress auto/auto_progress.c \
+	'bool collapses = k % 2 == 0;' 'bool collapses = false;' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

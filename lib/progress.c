@@ -49,8 +49,12 @@ enum {
 #define KEEPALIVE_NS	500000000LL	/* the thread redraws at least this often */
 #define WAKE_NS		250000000LL	/* how often the thread looks */
 #define HOLD_NS		300000000LL	/* after progress_clear(): room for a message */
+#define RECENT_MIN_NS	1000000000LL	/* a measurement's recent rate: over a second at least */
+#define PIECE_APART_NS	1e6		/* a key's rate without the work under way: 1 ms of it at least */
 
 static volatile sig_atomic_t shown;	/* a progress line is on the screen */
+static int (*on_start)(void *);	/* progress_on_start() */
+static void *on_start_arg;
 
 static struct {
 	bool on;		/* stderr is a terminal and a test (or run) is under way */
@@ -93,6 +97,13 @@ static struct {
 	double pend_ios[4], pend_bytes[4];
 	uint64_t pend_io[4];
 	int64_t obs_ns;			/* the clock when last read for the rates */
+	/* the keyed work measured since the last progress_rekey_last(), by key */
+	struct progress_fit piece[PROGRESS_KEYS];
+	int like[PROGRESS_KEYS];	/* progress_key_like(), kept when the rates start afresh */
+	double like_factor[PROGRESS_KEYS];
+	/* the current measurement's recent rate: from a (older) to now; b: where a moves next */
+	int64_t recent_a_ns, recent_b_ns;
+	uint64_t recent_a_done, recent_b_done;
 	int64_t done_ns;		/* the last measurement ended: a pause began */
 } pr;
 
@@ -241,10 +252,24 @@ static void take_pending(int64_t now)
 		all += pr.pend_bytes[k];
 	if (all > 0 && now > pr.obs_ns)
 		for (int k = 0; k < 4; k++)
-			if (pr.pend_bytes[k] > 0)
+			if (pr.pend_bytes[k] > 0) {
+				double ns = (double)(now - pr.obs_ns) * pr.pend_bytes[k] / all;
 				progress_rates_add(&pr.rates, pr.work.key, k >= 2, pr.pend_io[k], pr.pend_ios[k],
-						   pr.pend_bytes[k],
-						   (double)(now - pr.obs_ns) * pr.pend_bytes[k] / all);
+						   pr.pend_bytes[k], ns);
+				if (pr.work.key > 0 && pr.work.key <= PROGRESS_KEYS)
+					progress_fit_add(&pr.piece[pr.work.key - 1], pr.pend_ios[k], pr.pend_bytes[k],
+							 ns);
+			}
+	/* the recent rate spans the last quarter of the measurement at least (1 s at least) */
+	if (pr.program_open) {
+		int64_t window = (now - pr.start_ns) / 4 > RECENT_MIN_NS ? (now - pr.start_ns) / 4 : RECENT_MIN_NS;
+		if (now - pr.recent_b_ns >= window) {
+			pr.recent_a_ns = pr.recent_b_ns;
+			pr.recent_a_done = pr.recent_b_done;
+			pr.recent_b_ns = now;
+			pr.recent_b_done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+		}
+	}
 	memset(pr.pend_ios, 0, sizeof(pr.pend_ios));
 	memset(pr.pend_bytes, 0, sizeof(pr.pend_bytes));
 	pr.obs_ns = now;
@@ -259,6 +284,21 @@ static double plan_eta_ns(int64_t now)
 
 	if (!pr.have_plan)
 		return -1;
+	/*
+	 * the work since the last progress_rekey_last() (an open-AU run under
+	 * way: planned to hold, it may be collapsing) stays out of its key's
+	 * rate where that key has a rate without it
+	 */
+	struct progress_rates rates = pr.rates;
+	for (int k = 0; k < PROGRESS_KEYS; k++) {
+		struct progress_fit without = rates.k[k];
+		progress_fit_merge(&without, &pr.piece[k], -1);
+		if (pr.piece[k].ns > 0 && without.ns >= PIECE_APART_NS)
+			rates.k[k] = without;
+	}
+	double recent = 0;	/* the current measurement's recent time per byte */
+	if (pr.program_open && pr.recent_a_ns > pr.start_ns && done > pr.recent_a_done)
+		recent = (double)(now - pr.recent_a_ns) / (double)(done - pr.recent_a_done);
 	if (pr.have_step_plan) {	/* what was moved since it was stated is done of it */
 		uint64_t used = atomic_load_explicit(&pr.moved, memory_order_relaxed) - pr.step_plan_moved;
 		for (int i = 0; i < pr.nstep_plan; i++) {
@@ -268,9 +308,16 @@ static double plan_eta_ns(int64_t now)
 			item.bytes -= take;
 			if (take)
 				item.pause_ns = 0;	/* under way: its pause is past */
-			ns += progress_plan_ns(&pr.rates, &item, item.bytes ? 1 : 0);
+			double item_ns = progress_plan_ns(&rates, &item, item.bytes ? 1 : 0);
+			if (take && item.bytes && recent > 0 && pr.total > 0) {
+				/* the item under way: at the measurement's recent rate, the further it got the more */
+				double trust = 4.0 * (double)done / (double)pr.total;
+				trust = trust > 1 ? 1 : trust;
+				item_ns = trust * recent * (double)item.bytes + (1 - trust) * item_ns;
+			}
+			ns += item_ns;
 		}
-		return ns + progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+		return ns + progress_plan_ns(&rates, pr.run_plan, pr.nrun_plan);
 	}
 	w.pause_ns = 0;	/* under way: its pause is past */
 	if (pr.program_open) {
@@ -279,14 +326,16 @@ static double plan_eta_ns(int64_t now)
 			w.write = atomic_load_explicit(&pr.cur_write, memory_order_relaxed);
 		}
 		if (pr.quiet) {
-			ns = progress_work_ns(&pr.rates, &w) - (double)(now - pr.start_ns);
+			ns = progress_work_ns(&rates, &w) - (double)(now - pr.start_ns);
 			ns = ns > 0 ? ns : 0;
 		} else {
-			ns = progress_current_ns(&pr.rates, &w, done, (double)(now - pr.start_ns));
+			/* (the recent rate in a run only: a test's measurement keeps its average) */
+			ns = progress_current_ns(&rates, &w, done, (double)(now - pr.start_ns),
+						 pr.in_run ? recent : 0);
 		}
 	}
-	return ns + progress_plan_ns(&pr.rates, pr.plan, pr.nplan) +
-	       progress_plan_ns(&pr.rates, pr.run_plan, pr.nrun_plan);
+	return ns + progress_plan_ns(&rates, pr.plan, pr.nplan) +
+	       progress_plan_ns(&rates, pr.run_plan, pr.nrun_plan);
 }
 
 /* "step 3 of 5": the steps that will run, this one's place among them */
@@ -461,6 +510,10 @@ void progress_clear(void)
 static void forget_rates(int64_t now)
 {
 	memset(&pr.rates, 0, sizeof(pr.rates));
+	memset(pr.piece, 0, sizeof(pr.piece));
+	for (int k = 0; k < PROGRESS_KEYS; k++)
+		if (pr.like[k])
+			progress_rates_like(&pr.rates, k + 1, pr.like[k], pr.like_factor[k]);
 	memset(pr.pend_ios, 0, sizeof(pr.pend_ios));
 	memset(pr.pend_bytes, 0, sizeof(pr.pend_bytes));
 	pr.obs_ns = now;
@@ -472,9 +525,6 @@ static void forget_plan(void)
 	pr.nplan = pr.nrun_plan = pr.nstep_plan = 0;
 	pr.have_plan = pr.have_step_plan = false;
 }
-
-static int (*on_start)(void *);
-static void *on_start_arg;
 
 void progress_on_start(int (*fn)(void *arg), void *arg)
 {
@@ -533,6 +583,8 @@ static void start(const char *test, const char *step, const struct progress_work
 	atomic_store(&pr.blocksize, 0);
 	pr.countdown = TICKS_PER_CLOCK;
 	pr.start_ns = now;
+	pr.recent_a_ns = pr.recent_b_ns = now;	/* (a not past the start: no recent rate yet) */
+	pr.recent_a_done = pr.recent_b_done = 0;
 	pr.programs++;
 	pr.program_open = true;
 	bool ticker_needed = !ticker_started;
@@ -705,5 +757,29 @@ void progress_run_end(void)
 	}
 	forget_plan();
 	on_start = NULL;
+	memset(pr.like, 0, sizeof(pr.like));
+	memset(pr.like_factor, 0, sizeof(pr.like_factor));
+	unlock();
+}
+
+void progress_key_like(int key, int like, double factor)
+{
+	lock();
+	if (key >= 1 && key <= PROGRESS_KEYS && like <= PROGRESS_KEYS && like != key) {
+		pr.like[key - 1] = like;
+		pr.like_factor[key - 1] = factor;
+		progress_rates_like(&pr.rates, key, like, factor);
+	}
+	unlock();
+}
+
+void progress_rekey_last(int key)
+{
+	lock();
+	take_pending(now_ns());
+	for (int k = 0; k < PROGRESS_KEYS; k++)
+		if (key >= 1 && key <= PROGRESS_KEYS && k + 1 != key)
+			progress_rates_move(&pr.rates, &pr.piece[k], k + 1, key);
+	memset(pr.piece, 0, sizeof(pr.piece));
 	unlock();
 }

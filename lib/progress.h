@@ -21,7 +21,7 @@ void progress_start(const char *test, const char *step, uint64_t total_bytes);
  * a pause the caller knows comes before it (the card left idle), planned
  * at its length rather than as the average pause between measurements.
  */
-#define PROGRESS_KEYS 3
+#define PROGRESS_KEYS 6
 /* Work of this key, until measured, goes at ten times key 1's time (runs that collapse). */
 #define PROGRESS_KEY_SLOW 2
 struct progress_work {
@@ -64,6 +64,20 @@ void progress_step_plan(const struct progress_work *items, int n);
  * 0: none). NULL: no such call.
  */
 void progress_on_start(int (*fn)(void *arg), void *arg);
+/*
+ * Work of key, until measured, goes at the rate of key like (or of the key
+ * that one is like, until one was measured), factor times its time; by
+ * default every key is like key 1, PROGRESS_KEY_SLOW at ten times its time;
+ * like -1: like no key, at the rates of its kind of I/O.
+ * For the current run (or test); progress_run_end() forgets it.
+ */
+void progress_key_like(int key, int like, double factor);
+/*
+ * The keyed measurements since the last call (or the run's start) turned
+ * out to be work of this key (an open-AU run planned to hold that
+ * collapsed): their rates move to it. Key 0: they stay where they are.
+ */
+void progress_rekey_last(int key);
 /* The time left as the line shows it, in ns; -1 when not known (no line, nothing measured yet). */
 int64_t progress_eta_ns(void);
 /* Tests: the clock the line and the estimates read (NULL: CLOCK_MONOTONIC). */

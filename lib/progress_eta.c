@@ -36,7 +36,7 @@ static int class_of(bool write, uint64_t io_bytes)
 	return (write ? 2 : 0) + (io_bytes < SMALL_IO ? 1 : 0);
 }
 
-static void fit_add(struct progress_fit *f, double ios, double bytes, double ns)
+void progress_fit_add(struct progress_fit *f, double ios, double bytes, double ns)
 {
 	f->ios += ios;
 	f->bytes += bytes;
@@ -48,6 +48,36 @@ static void fit_add(struct progress_fit *f, double ios, double bytes, double ns)
 	f->bt += bytes * ns;
 }
 
+void progress_fit_merge(struct progress_fit *f, const struct progress_fit *g, double sign)
+{
+	f->ios += sign * g->ios;
+	f->bytes += sign * g->bytes;
+	f->ns += sign * g->ns;
+	f->ii += sign * g->ii;
+	f->ib += sign * g->ib;
+	f->bb += sign * g->bb;
+	f->it += sign * g->it;
+	f->bt += sign * g->bt;
+	if (f->ns < 1 || f->bytes < 1)	/* all of it taken away (rounding aside) */
+		memset(f, 0, sizeof(*f));
+}
+
+void progress_rates_like(struct progress_rates *r, int key, int like, double factor)
+{
+	if (key < 1 || key > PROGRESS_KEYS || like > PROGRESS_KEYS || like == key)
+		return;
+	r->like[key - 1] = like;
+	r->factor[key - 1] = factor > 0 ? factor : 1;
+}
+
+void progress_rates_move(struct progress_rates *r, const struct progress_fit *f, int from, int to)
+{
+	if (from < 1 || from > PROGRESS_KEYS || to < 1 || to > PROGRESS_KEYS || from == to)
+		return;
+	progress_fit_merge(&r->k[from - 1], f, -1);
+	progress_fit_merge(&r->k[to - 1], f, 1);
+}
+
 void progress_rates_add(struct progress_rates *r, int key, bool write, uint64_t io_bytes, double ios,
 			double bytes, double ns)
 {
@@ -55,9 +85,9 @@ void progress_rates_add(struct progress_rates *r, int key, bool write, uint64_t 
 		return;
 	/* keyed work goes at a rate of its own: it does not stand for the rest of its kind */
 	if (key > 0 && key <= PROGRESS_KEYS)
-		fit_add(&r->k[key - 1], ios, bytes, ns);
+		progress_fit_add(&r->k[key - 1], ios, bytes, ns);
 	else
-		fit_add(&r->c[class_of(write, io_bytes)], ios, bytes, ns);
+		progress_fit_add(&r->c[class_of(write, io_bytes)], ios, bytes, ns);
 }
 
 /*
@@ -135,6 +165,32 @@ static double mixed_ns(const struct progress_rates *r, bool write, double bytes)
 	return class_ns(r, write, SMALL_IO, bytes / SMALL_IO, bytes);
 }
 
+/*
+ * The fit of a key: its own, else that of the key it is like (its
+ * factor times its time: *slower), down a chain of likes; by default key 1's,
+ * PROGRESS_KEY_SLOW's at SLOW_KEY_FACTOR times it. false: none measured.
+ */
+static bool key_fit(const struct progress_rates *r, int key, bool small, double *a, double *b,
+		    double *slower)
+{
+	*slower = 1;
+	for (int depth = 0; depth <= PROGRESS_KEYS && key > 0 && key <= PROGRESS_KEYS; depth++) {
+		if (fit(&r->k[key - 1], small, a, b))
+			return true;
+		int like = r->like[key - 1];
+		if (like < 0)	/* like no other key: the kinds' rates */
+			return false;
+		double factor = r->factor[key - 1] > 0 ? r->factor[key - 1] : 1;
+		if (!like) {
+			like = key == 1 ? 0 : 1;
+			factor = key == PROGRESS_KEY_SLOW ? SLOW_KEY_FACTOR : 1;
+		}
+		*slower *= factor;
+		key = like;
+	}
+	return false;
+}
+
 double progress_work_ns(const struct progress_rates *r, const struct progress_work *w)
 {
 	double bytes = (double)w->bytes, ns;
@@ -145,12 +201,12 @@ double progress_work_ns(const struct progress_rates *r, const struct progress_wo
 		return w->pause_ns > 0 ? (double)w->pause_ns : 0;
 	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
 	/*
-	 * a key not measured yet goes at key 1's rate, the caller's usual case
-	 * (PROGRESS_KEY_SLOW's at ten times its time: a run that collapses)
+	 * a key not measured yet goes at the rate of the key it is like, by
+	 * default key 1's, the caller's usual case (PROGRESS_KEY_SLOW's at ten
+	 * times its time: a run that collapses)
 	 */
-	bool own = w->key > 0 && w->key <= PROGRESS_KEYS && fit(&r->k[w->key - 1], small, &a, &b);
-	if (own || (w->key > 0 && w->key <= PROGRESS_KEYS && fit(&r->k[0], small, &a, &b))) {
-		double slower = !own && w->key == PROGRESS_KEY_SLOW ? SLOW_KEY_FACTOR : 1;
+	double slower;
+	if (key_fit(r, w->key, small, &a, &b, &slower)) {
 		ns = slower * (a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes);
 	} else if (w->io_bytes == 0)
 		ns = mixed_ns(r, w->write, bytes);
@@ -171,7 +227,7 @@ double progress_plan_ns(const struct progress_rates *r, const struct progress_wo
 }
 
 double progress_current_ns(const struct progress_rates *r, const struct progress_work *w,
-			   uint64_t done, double elapsed_ns)
+			   uint64_t done, double elapsed_ns, double recent_ns_per_byte)
 {
 	struct progress_work left = *w;
 	double ns;
@@ -181,8 +237,13 @@ double progress_current_ns(const struct progress_rates *r, const struct progress
 	left.bytes = done < w->bytes ? w->bytes - done : 0;
 	ns = progress_work_ns(r, &left);
 	if (done > 0) {
-		/* its own rate, trusted more the further it got (in bytes, or in its time) */
-		double own = elapsed_ns * (double)left.bytes / (double)done;
+		/*
+		 * its own rate, trusted more the further it got (in bytes, or in
+		 * its time): the latest one (a run whose rows get slower, a FAT
+		 * run's smaller chunks), else its average
+		 */
+		double own = recent_ns_per_byte > 0 ? recent_ns_per_byte * (double)left.bytes
+						    : elapsed_ns * (double)left.bytes / (double)done;
 		double got = (double)done / (double)w->bytes;
 		if (w->max_ns > 0 && elapsed_ns / (double)w->max_ns > got)
 			got = elapsed_ns / (double)w->max_ns;

@@ -549,6 +549,33 @@ static void test_eta_estimator(void)
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 200e6) - 1), 0.01);
 }
 
+/* A key like another until measured (a chain of them, factors multiplied); work re-keyed. */
+static void test_eta_keys_like_and_rekeyed(void)
+{
+	struct progress_rates r;
+	struct progress_work w = { 20 * 131072, 128 * 1024, true, 0, 4, 0 };
+	struct progress_fit f;
+
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 128 * 1024, 10, 10 * 131072.0, 10 * 50e6);
+	progress_rates_like(&r, 3, 1, 1);
+	progress_rates_like(&r, 4, 3, 4);
+	/* key 4, unmeasured, like key 3, unmeasured, like key 1: four times key 1's time */
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (4 * 20 * 50e6) - 1), 0.01);
+	/* like -1: like no key, the kind's rates (large writes: 10 MB/s, nothing of them measured) */
+	progress_rates_like(&r, 5, -1, 1);
+	w.key = 5;
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 131072 / 10e6 * 1e9) - 1), 0.01);
+	/* measured under key 1, re-keyed to key 4: key 4 at that rate, key 1 unmeasured again */
+	memset(&f, 0, sizeof(f));
+	progress_fit_add(&f, 10, 10 * 131072.0, 10 * 50e6);
+	progress_rates_move(&r, &f, 1, 4);
+	w.key = 4;
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 50e6) - 1), 0.01);
+	w.key = 1;
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 131072 / 10e6 * 1e9) - 1), 0.01);
+}
+
 /*
  * A run of three steps, step `skip` found not to run before step 1 starts;
  * what the terminal showed in out. false: no terminal to show it on.
@@ -600,6 +627,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	on_the_virtual_clock(argv);
 	test_eta_estimator();
+	test_eta_keys_like_and_rekeyed();
 	test_terminal();
 	test_percent_follows_bytes();
 	test_short_step_is_silent();
