@@ -113,7 +113,7 @@ fill_random() {
 
 # fingerprint FILE: contents checksum and mtime (ns)
 fingerprint() {
-	echo "$(md5sum <"$1" | cut -d' ' -f1) $(stat -c %.9Y "$1")"
+	echo "$(cksum <"$1") $(stat -c %.9Y "$1")"
 }
 
 # use_loop FILE [losetup options]: sets LOOP (FILE must be in $T)

@@ -12,7 +12,7 @@ loop=$(make_loop "$img")
 
 backup_of_killed_run "$loop" "$T/saved"
 [ "$(grep -ac '^span ' "$T/saved")" -ge 2 ] || fail "fewer than two spans: $(grep -a '^span' "$T/saved")"
-after_kill=$(sha256sum < "$img")
+after_kill=$(cksum < "$img")
 
 # damage MODE: a copy of the backup with its span table altered as MODE says
 damage() {
@@ -57,7 +57,7 @@ for mode in swapped shifted bitflip; do
 	run "$FB" --restore "$T/$mode" "$loop"
 	expect_rc 2
 	expect_err "^flashbench: --restore: $T/$mode: damaged .*not restoring$"
-	[ "$(sha256sum < "$img")" = "$after_kill" ] || fail "a $mode backup was written back"
+	[ "$(cksum < "$img")" = "$after_kill" ] || fail "a $mode backup was written back"
 done
 # the backup itself still goes back
 run "$FB" --restore "$T/saved" "$loop"
