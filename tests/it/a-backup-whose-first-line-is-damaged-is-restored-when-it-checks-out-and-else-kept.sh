@@ -16,7 +16,7 @@ loop=$(make_loop "$img")
 # first_line BACKUP TEXT: the first line replaced by TEXT in place, the header
 # shifted into its padding so that every later byte keeps its offset
 first_line() {
-	python3 - "$1" "$2" <<'PY' || fail "could not rewrite the first line of $1"
+	pyrun - "$1" "$2" <<'PY' || fail "could not rewrite the first line of $1"
 import sys
 path, text = sys.argv[1], sys.argv[2].encode() + b"\n"
 data = open(path, "rb").read()

@@ -16,7 +16,7 @@ after_kill=$(cksum < "$img")
 
 # damage MODE: a copy of the backup with its span table altered as MODE says
 damage() {
-	python3 - "$T/saved" "$T/$1" "$1" <<'PY'
+	pyrun - "$T/saved" "$T/$1" "$1" <<'PY'
 import re, sys
 src, dst, mode = sys.argv[1:]
 b = bytearray(open(src, "rb").read())

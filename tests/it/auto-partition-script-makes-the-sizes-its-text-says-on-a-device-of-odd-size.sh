@@ -28,7 +28,7 @@ check_line() {
 	( PATH=$T/bin:$PATH; eval "${line% *} \"\$disk\"" ) >"$T/log" 2>&1 ||
 		fail "$dev: '$line' failed: $(tail -n 3 "$T/log")"
 	sfdisk -J "$disk" >"$T/table.json" || fail "$dev: no table after the line"
-	python3 - "$T/table.json" "$unit" <<'PY' || fail "$dev: '$line' makes a partition off the unit of $unit sectors"
+	pyrun - "$T/table.json" "$unit" <<'PY' || fail "$dev: '$line' makes a partition off the unit of $unit sectors"
 import json, sys
 parts = json.load(open(sys.argv[1]))["partitiontable"]["partitions"]
 unit = int(sys.argv[2])

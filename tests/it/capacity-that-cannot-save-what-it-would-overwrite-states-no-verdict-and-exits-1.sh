@@ -28,7 +28,7 @@ check() {
 	expect_out "^verdict: +unknown$"
 	run "$FB" --capacity --json "$@" "$dev"
 	expect_rc 1
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin); c = d["capacity"]; st = d["status"]
 assert st["state"] == "failed" and sys.argv[1] in st["error"]["message"], st

@@ -6,7 +6,7 @@ command -v python3 >/dev/null || skip "no python3"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 img=$(make_file disk.img 32M)
 # an MBR with one Linux partition from sector 2048 to the end
-python3 - "$img" <<'PY'
+pyrun - "$img" <<'PY'
 import struct, sys
 with open(sys.argv[1], "r+b") as f:
     start, count = 2048, 32 * 2048 - 2048

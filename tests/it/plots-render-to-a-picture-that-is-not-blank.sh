@@ -57,7 +57,7 @@ for args in "-a" "-O --open-au-nr=3" "-f" "-s --scatter-order=6" "-i --interval-
 	# shellcheck disable=SC2086
 	"$FB" $args --plot="$T/$name.svg" "$dev" >/dev/null || fail "$args --plot failed"
 	render "$T/$name.svg" "$T/$name.png" || fail "$args: the SVG does not render"
-	ink=$(python3 "$T/ink.py" "$T/$name.png") || fail "$args: unreadable PNG"
+	ink=$(pyrun "$T/ink.py" "$T/$name.png") || fail "$args: unreadable PNG"
 	# a frame, grid, labels and a line: a few per cent of the page; blank is 0
 	[ "$ink" -ge 10 ] || fail "$args: the rendered plot is (nearly) blank: $ink per mille ink"
 done

@@ -20,7 +20,7 @@ rc=$?
 errout=$(cat "$T/err")
 expect_rc 1
 expect_schema "$T/doc.json" "-O --preserve --json"
-rescue=$(python3 - "$T/doc.json" <<'PY'
+rescue=$(pyrun - "$T/doc.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = d.get("preserve")
