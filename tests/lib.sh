@@ -11,9 +11,10 @@ _test_tmp() {
 	for d in ${FB_TEST_TMP:-} /dev/shm /tmp; do
 		[ -d "$d" ] && [ -w "$d" ] || continue
 		t=$(mktemp -d "$d/fbtest.XXXXXX") || continue
-		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] ||
-		   dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null; then
-			rm -f "$t/.odirect"
+		# (tests/run.sh tried it once for the suite: FB_SHM_ODIRECT)
+		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] || { [ "$d" = /dev/shm ] && [ "${FB_SHM_ODIRECT:-}" = yes ]; } ||
+		   { dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null &&
+		     rm -f "$t/.odirect"; }; then
 			echo "$t"
 			return
 		fi
@@ -33,12 +34,16 @@ _cleanup() {
 	if [ "$BASHPID" = "$_test_pid" ] && compgen -G "$T/.docs/*.json" >/dev/null; then
 		bad=$(check_documents) || true
 	fi
-	while read -r l back; do
+	# the loop devices over its files (what losetup -l shows, read from sysfs without a process)
+	for l in /sys/block/loop*/loop/backing_file; do
+		[ -r "$l" ] && read -r back <"$l" 2>/dev/null || continue
 		case $back in "$T"/*)
+			l=${l%/loop/backing_file}
+			l=/dev/${l##*/}
 			umount "$l" 2>/dev/null
 			losetup -d "$l" 2>/dev/null ;;
 		esac
-	done < <(losetup -n -l -O NAME,BACK-FILE 2>/dev/null)
+	done
 	if [ -e "$T/.zram" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null; fi
 	rm -rf "$T"
 	if [ -n "$bad" ]; then
@@ -56,8 +61,11 @@ _test_pid=$$
 # FB_PYTHON): a version manager's shim first in PATH (pyenv's) costs a shell
 # and half a second of CPU at every call, and the tests make hundreds
 # (a link to it first in PATH: python3 stays a program, its pid and name its own)
+# (tests/run.sh has put one first in PATH already: FB_PYBIN)
 [ -n "${FB_PYTHON:-}" ] || FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-if [ -x "${FB_PYTHON:-}" ] && mkdir -p "$T/.bin" && ln -sf "$FB_PYTHON" "$T/.bin/python3"; then
+if [ -n "${FB_PYBIN:-}" ] && [[ :$PATH: == *:"$FB_PYBIN":* ]] && [ "$FB_PYBIN/python3" -ef "${FB_PYTHON:-}" ]; then
+	:
+elif [ -x "${FB_PYTHON:-}" ] && mkdir -p "$T/.bin" && ln -sf "$FB_PYTHON" "$T/.bin/python3"; then
 	PATH=$T/.bin:$PATH
 fi
 
@@ -97,7 +105,10 @@ ci_fail() {
 
 # The tools .ci/run installs (tests/ci-tools: "tool package" lines). Under CI
 # (CI=true) a skip naming one of them is a failure: CI could have run it.
-_ci_tools=$(awk '!/^#/ && NF { print $1 }' "$TESTS_DIR/ci-tools" 2>/dev/null)
+_ci_tools=
+while read -r _t _; do
+	case $_t in '' | '#'*) ;; *) _ci_tools+=" $_t" ;; esac
+done 2>/dev/null <"$TESTS_DIR/ci-tools"
 _ci_would_run() {	# REASON: true if REASON says "no TOOL" or "TOOL failed"
 	local t
 	[ "${CI:-}" = true ] || return 1
