@@ -108,7 +108,8 @@ check_rate_table() {
 
 # fill_random FILE SIZE_MIB: a file with known (random) contents
 fill_random() {
-	head -c $(($2 * 1048576)) /dev/urandom >"$1"
+	[ -x "${UNIT_DIR:-}/random_bytes" ] && "$UNIT_DIR/random_bytes" $(($2 * 1048576)) >"$1" ||
+		head -c $(($2 * 1048576)) /dev/urandom >"$1"
 }
 
 # fingerprint FILE: contents checksum and mtime (ns)

@@ -163,7 +163,14 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 make_file() { truncate -s "$2" "$T/$1" && echo "$T/$1"; }
 
 # random_image NAME SIZE: a file of random bytes (head -c size syntax) in $T
-random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
+# (tests/random_bytes.c where make check built it: /dev/urandom is slow)
+random_image() {
+	if [ -x "${UNIT_DIR:-}/random_bytes" ] && "$UNIT_DIR/random_bytes" "$2" >"$T/$1"; then
+		echo "$T/$1"
+	else
+		head -c "$2" /dev/urandom >"$T/$1" && echo "$T/$1"
+	fi
+}
 
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
