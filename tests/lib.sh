@@ -77,8 +77,10 @@ fi
 # to the test's figure (FB_PYCPU, a file tests/run.sh adds up).
 _pyn=0
 pyrun() {
-	local r code cpu o= e= s="$T$T$PWD$*"
-	if [ -z "${FB_PYSERVER:-}" ] || [ $((${#s} * 2 + 3 * $# + 200)) -gt 4000 ] ||
+	local r code cpu o= e= s="$T$T$T$PWD$*" n lc=${LC_ALL-unset}
+	LC_ALL=C n=${#s}	# bytes, not characters
+	if [ "$lc" = unset ]; then unset LC_ALL; else LC_ALL=$lc; fi
+	if [ -z "${FB_PYSERVER:-}" ] || [ $((n + 2 * $# + 200)) -gt 4000 ] ||
 	   ! kill -0 "${FB_PYSERVER_PID:-}" 2>/dev/null; then
 		python3 "$@"
 		return

@@ -3,7 +3,7 @@
 A python3 costs some 50ms of CPU to start and to import json and re, and
 the tests ask for hundreds of checks (a JSON document against the schema,
 an SVG's series, a report's figures). This process starts once; each
-request (tests/lib.sh, pyrun) is run in a child forked from it, as
+request (tests/lib.sh, pyrun) is run in a process forked from it, as
 `python3 SCRIPT ARGS...` (or -c CODE, or - for a script on standard input)
 would run it: its own argv, working directory,
 standard input, the exit status SystemExit gives, a traceback and status 1
@@ -43,12 +43,10 @@ def reap(_sig, _frame):
         pass
 
 
-def child(fields):
-    reply, out, err, cwd, stdin, script, *args = fields
+def run_script(out, err, cwd, stdin, script, args):
+    """In the grandchild: the script as python3 would run it; never returns."""
     code = 1
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.chdir(cwd)
         fd = os.open(stdin, os.O_RDONLY)
         os.dup2(fd, 0)
@@ -96,10 +94,30 @@ def child(fields):
             os.write(2, traceback.format_exc().encode())
         except OSError:
             pass
-    t = os.times()
-    with open(reply, "w") as r:
-        r.write("%d %.3f\n" % (code, t.user + t.system + t.children_user + t.children_system))
     os._exit(code)
+
+
+def child(fields):
+    """One request: the script runs in a grandchild, whatever way it ends
+    (os._exit, a signal: 128 + its number, as the shell says), and this
+    process tells the client its exit status and CPU seconds."""
+    reply, out, err, cwd, stdin, script, *args = fields
+    code, cpu = 1, 0.0
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        pid = os.fork()
+        if pid == 0:
+            run_script(out, err, cwd, stdin, script, args)
+        _, status, ru = os.wait4(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if code < 0:
+            code = 128 - code
+        cpu = ru.ru_utime + ru.ru_stime
+    finally:
+        with open(reply, "w") as r:
+            r.write("%d %.3f\n" % (code, cpu))
+        os._exit(0)
 
 
 def main():
