@@ -49,10 +49,14 @@ $(B)/tests/%: tests/%.c tests/unit.h tests/pyeval.h $(B)/libfb.a | $(B)/tests
 $(B)/tests/vclock.so: tests/vclock.c | $(B)/tests
 	$(CC) -shared -fPIC -O2 -std=gnu11 -o $@ $< -ldl -pthread
 
+# The tests' random images (tests/random_bytes.c, tests/lib.sh): plain, never instrumented.
+$(B)/tests/random_bytes: tests/random_bytes.c | $(B)/tests
+	$(CC) -O2 -std=gnu11 -Wall -Wextra -o $@ $<
+
 $(B) $(B)/tests:
 	mkdir -p $@
 
-check: $(BIN) $(UNIT_BINS) $(B)/tests/vclock.so
+check: $(BIN) $(UNIT_BINS) $(B)/tests/vclock.so $(B)/tests/random_bytes
 	FLASHBENCH=$(abspath $(BIN)) UNIT_DIR=$(abspath $(B)/tests) tests/run.sh
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -6,18 +6,25 @@
  * zeros (nothing was ever kept). cache=SIZE keeps the last SIZE bytes of
  * writes by their logical offset and serves reads from them first, the way
  * a controller's write cache hides a fake from a write-then-read check.
+ * The flash is kept in pages of 4KiB (8 sectors, zeros until written),
+ * found by one look-up per page: a --capacity run moves its labels in
+ * chunks, and a look-up per sector was the most of a sim: run's time.
  */
 #include "sim/sim_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "lib/msg.h"
 #include "lib/units.h"
 
 #define SECTOR 512u
-#define CHUNK_SECTORS 4096u		/* arena grows 2MiB at a time */
+#define PAGE 4096u			/* kept in pages of 8 sectors: one look-up for each */
+#define SECTORS_PER_PAGE (PAGE / SECTOR)
+#define CHUNK (2u << 20)		/* arena grows 2MiB at a time: a huge page */
+#define CHUNK_PAGES (CHUNK / PAGE)
 #define EMPTY UINT64_MAX
 
 /* Open addressing, linear probing: sector number -> slot. */
@@ -29,12 +36,14 @@ struct map {
 
 struct arena {
 	unsigned char **chunks;
-	size_t nchunks, nsectors;
+	uint8_t *written;		/* each page's sectors written, a bit each */
+	size_t nchunks, npages;
+	uint64_t nsectors;		/* sectors written (bits set) */
 };
 
 struct sim_store {
 	struct sim_data_config cfg;
-	struct map data;		/* physical sector -> arena slot */
+	struct map data;		/* physical page (sector / 8) -> arena slot */
 	struct arena store;
 	struct map cached;		/* logical sector -> cache ring slot */
 	unsigned char *ring;		/* cache: cap sectors of data */
@@ -181,21 +190,48 @@ static void map_del(struct map *m, uint64_t k)
 
 static unsigned char *arena_at(const struct arena *a, uint32_t slot)
 {
-	return a->chunks[slot / CHUNK_SECTORS] + (size_t)(slot % CHUNK_SECTORS) * SECTOR;
+	return a->chunks[slot / CHUNK_PAGES] + (size_t)(slot % CHUNK_PAGES) * PAGE;
 }
 
+/*
+ * A chunk of the arena: CHUNK bytes of zeros, aligned to CHUNK from an
+ * anonymous map, that the kernel may back with one huge page: a run of
+ * --capacity fills tens of MiB, and a fault for each 4KiB of it cost more
+ * time than the run's own arithmetic. NULL when out of memory.
+ */
+static unsigned char *chunk_new(void)
+{
+	size_t len = 2 * (size_t)CHUNK;
+	unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	size_t lead = (size_t)(-(uintptr_t)m & (CHUNK - 1));
+	if (lead)
+		munmap(m, lead);
+	munmap(m + lead + CHUNK, len - lead - CHUNK);
+#ifdef MADV_HUGEPAGE
+	madvise(m + lead, CHUNK, MADV_HUGEPAGE);	/* a hint: without it, 4KiB pages */
+#endif
+	return m + lead;
+}
+
+/* A new page, all zeros (its sectors not yet written read as zeros). */
 static uint32_t arena_new(struct arena *a)
 {
-	if (a->nsectors == a->nchunks * CHUNK_SECTORS) {
+	if (a->npages == a->nchunks * CHUNK_PAGES) {
 		unsigned char **c = realloc(a->chunks, (a->nchunks + 1) * sizeof *c);
+		uint8_t *w = realloc(a->written, (a->nchunks + 1) * CHUNK_PAGES);
 		if (c)
 			a->chunks = c;
-		if (!c || !(c[a->nchunks] = malloc((size_t)CHUNK_SECTORS * SECTOR))) {
+		if (w)
+			a->written = w;
+		if (!c || !w || !(c[a->nchunks] = chunk_new())) {
 			errx_fb(1, "sim: out of memory for stored data");
 		}
+		memset(a->written + a->nchunks * CHUNK_PAGES, 0, CHUNK_PAGES);
 		a->nchunks++;
 	}
-	return (uint32_t)a->nsectors++;
+	return (uint32_t)a->npages++;
 }
 
 struct sim_store *sim_store_create(const struct sim_data_config *c)
@@ -227,8 +263,9 @@ void sim_store_destroy(struct sim_store *st)
 	map_free(&st->data);
 	map_free(&st->cached);
 	for (size_t i = 0; i < st->store.nchunks; i++)
-		free(st->store.chunks[i]);
+		munmap(st->store.chunks[i], CHUNK);
 	free(st->store.chunks);
+	free(st->store.written);
 	free(st->ring);
 	free(st->ring_key);
 	free(st);
@@ -262,38 +299,79 @@ static void cache_put(struct sim_store *st, uint64_t s, const void *data)
 	memcpy(st->ring + (size_t)slot * SECTOR, data, SECTOR);
 }
 
+/*
+ * Sectors [s, s+n) as one run in the store: as many as lie in one page of
+ * the physical sectors they map to (and, on a wrap fake, before the wrap).
+ * The run's physical sector in *ph (EMPTY: a drop fake loses it).
+ */
+static uint64_t run_of(const struct sim_store *st, uint64_t s, uint64_t n, uint64_t *ph)
+{
+	uint64_t real = st->cfg.real_size / SECTOR, k;
+	*ph = physical(st, s);
+	if (*ph == EMPTY)
+		return n;	/* past real-size, all of it lost */
+	k = SECTORS_PER_PAGE - *ph % SECTORS_PER_PAGE;
+	if (real && s < real && real - s < k)
+		k = real - s;	/* up to real-size, then the fake */
+	else if (real && s >= real && real - s % real < k)
+		k = real - s % real;	/* up to the next wrap */
+	return k < n ? k : n;
+}
+
 void sim_store_write(struct sim_store *st, uint64_t off, const void *buf, uint64_t len)
 {
 	const unsigned char *p = buf;
-	for (uint64_t s = off / SECTOR; len; s++, p += SECTOR, len -= SECTOR) {
-		uint64_t ph = physical(st, s);
+	uint64_t s = off / SECTOR, n = len / SECTOR;
+	if (st->ring_cap)
+		for (uint64_t i = 0; i < n; i++)
+			cache_put(st, s + i, p + i * SECTOR);
+	while (n) {
+		uint64_t ph, k = run_of(st, s, n, &ph);
 		uint32_t slot;
-		if (st->ring_cap)
-			cache_put(st, s, p);
-		if (ph == EMPTY)
-			continue;
-		if (!map_get(&st->data, ph, &slot)) {
-			slot = arena_new(&st->store);
-			map_put(&st->data, ph, slot);
+		if (ph != EMPTY) {
+			unsigned int first = (unsigned int)(ph % SECTORS_PER_PAGE);
+			uint8_t bits = (uint8_t)(((1u << k) - 1) << first), *w;
+			if (!map_get(&st->data, ph / SECTORS_PER_PAGE, &slot)) {
+				slot = arena_new(&st->store);
+				map_put(&st->data, ph / SECTORS_PER_PAGE, slot);
+			}
+			memcpy(arena_at(&st->store, slot) + (size_t)first * SECTOR, p, k * SECTOR);
+			w = &st->store.written[slot];
+			st->store.nsectors += (uint64_t)__builtin_popcount(bits & (uint8_t)~*w);
+			*w |= bits;
 		}
-		memcpy(arena_at(&st->store, slot), p, SECTOR);
+		s += k;
+		n -= k;
+		p += k * SECTOR;
 	}
 }
 
 void sim_store_read(struct sim_store *st, uint64_t off, void *buf, uint64_t len)
 {
 	unsigned char *p = buf;
-	for (uint64_t s = off / SECTOR; len; s++, p += SECTOR, len -= SECTOR) {
-		uint64_t ph;
+	uint64_t s = off / SECTOR, n = len / SECTOR;
+	while (n) {
+		uint64_t ph, k;
 		uint32_t slot;
 		if (st->ring_cap && map_get(&st->cached, s, &slot)) {
 			memcpy(p, st->ring + (size_t)slot * SECTOR, SECTOR);
-			continue;
+			k = 1;
+		} else {
+			k = run_of(st, s, n, &ph);
+			/* stop the run at the next cached sector: it is served from the cache */
+			for (uint64_t i = 1; st->ring_cap && i < k; i++)
+				if (map_get(&st->cached, s + i, &slot)) {
+					k = i;
+					break;
+				}
+			if (ph != EMPTY && map_get(&st->data, ph / SECTORS_PER_PAGE, &slot))
+				memcpy(p, arena_at(&st->store, slot) + (size_t)(ph % SECTORS_PER_PAGE) * SECTOR,
+				       k * SECTOR);
+			else
+				memset(p, 0, k * SECTOR);
 		}
-		ph = physical(st, s);
-		if (ph != EMPTY && map_get(&st->data, ph, &slot))
-			memcpy(p, arena_at(&st->store, slot), SECTOR);
-		else
-			memset(p, 0, SECTOR);
+		s += k;
+		n -= k;
+		p += k * SECTOR;
 	}
 }

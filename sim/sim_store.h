@@ -1,6 +1,7 @@
 /*
  * Data of simulated cards, and the fakes and caches that lie about it.
- * Sparse: only sectors written are kept, so memory is O(sectors written).
+ * Sparse: only the 4KiB pages written to are kept, so memory is
+ * O(sectors written).
  * Off unless a test asks for data (sim_data_enable); timing needs none.
  */
 #ifndef FB_SIM_STORE_H
@@ -34,7 +35,7 @@ void sim_store_destroy(struct sim_store *st);
 /* Whole 512-byte sectors; the caller checked the range. */
 void sim_store_write(struct sim_store *st, uint64_t off, const void *buf, uint64_t len);
 void sim_store_read(struct sim_store *st, uint64_t off, void *buf, uint64_t len);
-/* Sectors held (backing store + cache), for memory checks. */
+/* Sectors written and kept (backing store + cache), for memory checks. */
 uint64_t sim_store_sectors(const struct sim_store *st);
 
 #endif

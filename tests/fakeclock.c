@@ -108,10 +108,12 @@ static int is_block_device(int fd)
 	return blk;
 }
 
-/* zlib's CRC-32, a byte at a time from a table (a bit at a time, the
- * hashes of a write-heavy case cost more CPU than the rest of its run);
- * the table is built when the library loads, before any thread can hash */
-static uint32_t crc_table[256];
+/* zlib's CRC-32, eight bytes at a time from eight tables (a byte at a
+ * time it was 40% of the CPU of the original-compare test, a bit at a
+ * time more than the rest of its run); the tables are built when the
+ * library loads, before any thread can hash. crc_table[k][b]: the CRC of
+ * byte b followed by k zero bytes, so that eight bytes fold in at once. */
+static uint32_t crc_table[8][256];
 
 __attribute__((constructor)) static void build_crc_table(void)
 {
@@ -119,16 +121,26 @@ __attribute__((constructor)) static void build_crc_table(void)
 		uint32_t t = i;
 		for (int k = 0; k < 8; k++)
 			t = t >> 1 ^ (0xedb88320u & -(t & 1));
-		crc_table[i] = t;
+		crc_table[0][i] = t;
 	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int k = 1; k < 8; k++)
+			crc_table[k][i] = crc_table[k - 1][i] >> 8 ^ crc_table[0][crc_table[k - 1][i] & 0xff];
 }
 
 static uint32_t crc32_of(const unsigned char *p, size_t n)
 {
 	uint32_t c = 0xffffffffu;
 
+	for (; n >= 8; n -= 8, p += 8) {
+		uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+		c = crc_table[7][lo & 0xff] ^ crc_table[6][lo >> 8 & 0xff] ^ crc_table[5][lo >> 16 & 0xff] ^
+		    crc_table[4][lo >> 24] ^ crc_table[3][hi & 0xff] ^ crc_table[2][hi >> 8 & 0xff] ^
+		    crc_table[1][hi >> 16 & 0xff] ^ crc_table[0][hi >> 24];
+	}
 	while (n--)
-		c = crc_table[(c ^ *p++) & 0xff] ^ c >> 8;
+		c = crc_table[0][(c ^ *p++) & 0xff] ^ c >> 8;
 	return ~c;
 }
 

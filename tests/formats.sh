@@ -108,12 +108,13 @@ check_rate_table() {
 
 # fill_random FILE SIZE_MIB: a file with known (random) contents
 fill_random() {
-	head -c $(($2 * 1048576)) /dev/urandom >"$1"
+	[ -x "${UNIT_DIR:-}/random_bytes" ] && "$UNIT_DIR/random_bytes" $(($2 * 1048576)) >"$1" ||
+		head -c $(($2 * 1048576)) /dev/urandom >"$1"
 }
 
 # fingerprint FILE: contents checksum and mtime (ns)
 fingerprint() {
-	echo "$(md5sum <"$1" | cut -d' ' -f1) $(stat -c %.9Y "$1")"
+	echo "$(cksum <"$1") $(stat -c %.9Y "$1")"
 }
 
 # use_loop FILE [losetup options]: sets LOOP (FILE must be in $T)

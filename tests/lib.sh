@@ -11,9 +11,10 @@ _test_tmp() {
 	for d in ${FB_TEST_TMP:-} /dev/shm /tmp; do
 		[ -d "$d" ] && [ -w "$d" ] || continue
 		t=$(mktemp -d "$d/fbtest.XXXXXX") || continue
-		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] ||
-		   dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null; then
-			rm -f "$t/.odirect"
+		# (tests/run.sh tried it once for the suite: FB_SHM_ODIRECT)
+		if [ "$d" = /tmp ] || [ -n "${FB_TEST_TMP:-}" ] || { [ "$d" = /dev/shm ] && [ "${FB_SHM_ODIRECT:-}" = yes ]; } ||
+		   { dd if=/dev/zero of="$t/.odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null &&
+		     rm -f "$t/.odirect"; }; then
 			echo "$t"
 			return
 		fi
@@ -33,12 +34,16 @@ _cleanup() {
 	if [ "$BASHPID" = "$_test_pid" ] && compgen -G "$T/.docs/*.json" >/dev/null; then
 		bad=$(check_documents) || true
 	fi
-	while read -r l back; do
+	# the loop devices over its files (what losetup -l shows, read from sysfs without a process)
+	for l in /sys/block/loop*/loop/backing_file; do
+		[ -r "$l" ] && read -r back <"$l" 2>/dev/null || continue
 		case $back in "$T"/*)
+			l=${l%/loop/backing_file}
+			l=/dev/${l##*/}
 			umount "$l" 2>/dev/null
 			losetup -d "$l" 2>/dev/null ;;
 		esac
-	done < <(losetup -n -l -O NAME,BACK-FILE 2>/dev/null)
+	done
 	if [ -e "$T/.zram" ]; then echo 1 > /sys/block/zram0/reset 2>/dev/null; fi
 	rm -rf "$T"
 	if [ -n "$bad" ]; then
@@ -56,10 +61,41 @@ _test_pid=$$
 # FB_PYTHON): a version manager's shim first in PATH (pyenv's) costs a shell
 # and half a second of CPU at every call, and the tests make hundreds
 # (a link to it first in PATH: python3 stays a program, its pid and name its own)
+# (tests/run.sh has put one first in PATH already: FB_PYBIN)
 [ -n "${FB_PYTHON:-}" ] || FB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-if [ -x "${FB_PYTHON:-}" ] && mkdir -p "$T/.bin" && ln -sf "$FB_PYTHON" "$T/.bin/python3"; then
+if [ -n "${FB_PYBIN:-}" ] && [[ :$PATH: == *:"$FB_PYBIN":* ]] && [ "$FB_PYBIN/python3" -ef "${FB_PYTHON:-}" ]; then
+	:
+elif [ -x "${FB_PYTHON:-}" ] && mkdir -p "$T/.bin" && ln -sf "$FB_PYTHON" "$T/.bin/python3"; then
 	PATH=$T/.bin:$PATH
 fi
+
+# pyrun SCRIPT ARGS...: python3 SCRIPT ARGS... (SCRIPT a file, -c CODE or -; one that reads
+# only its arguments, files and standard input), run by the suite's one
+# python3 (tests/pyserver.py, which tests/run.sh starts) when there is one:
+# the same standard output, error and exit status, without the 50ms of CPU
+# a python3 takes to start; else by python3 itself. The CPU it took goes
+# to the test's figure (FB_PYCPU, a file tests/run.sh adds up).
+_pyn=0
+pyrun() {
+	local r code cpu o= e= s="$T$T$T$PWD$*" n lc=${LC_ALL-unset}
+	LC_ALL=C n=${#s}	# bytes, not characters
+	if [ "$lc" = unset ]; then unset LC_ALL; else LC_ALL=$lc; fi
+	if [ -z "${FB_PYSERVER:-}" ] || [ $((n + 2 * $# + 200)) -gt 4000 ] ||
+	   ! kill -0 "${FB_PYSERVER_PID:-}" 2>/dev/null; then
+		python3 "$@"
+		return
+	fi
+	_pyn=$((_pyn + 1))
+	r=$T/.py.$BASHPID.$_pyn
+	mkfifo -m 600 "$r" 2>/dev/null || { python3 "$@"; return; }
+	# one write of less than PIPE_BUF bytes: requests of tests running at once never mix
+	printf '%s\0' "$((5 + $#))" "$r" "$r.o" "$r.e" "$PWD" "/proc/$BASHPID/fd/0" "$@" >"$FB_PYSERVER"
+	read -r code cpu <"$r"
+	[ -s "$r.o" ] && { IFS= read -r -d '' o <"$r.o"; printf '%s' "$o"; }
+	[ -s "$r.e" ] && { IFS= read -r -d '' e <"$r.e"; printf '%s' "$e" >&2; }
+	[ -z "${FB_PYCPU:-}" ] || echo "${cpu:-0}" >>"$FB_PYCPU"
+	return "${code:-1}"
+}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # ci_fail MSG: fails the test, also from a subshell such as $(make_loop ...)
@@ -71,7 +107,10 @@ ci_fail() {
 
 # The tools .ci/run installs (tests/ci-tools: "tool package" lines). Under CI
 # (CI=true) a skip naming one of them is a failure: CI could have run it.
-_ci_tools=$(awk '!/^#/ && NF { print $1 }' "$TESTS_DIR/ci-tools" 2>/dev/null)
+_ci_tools=
+while read -r _t _; do
+	case $_t in '' | '#'*) ;; *) _ci_tools+=" $_t" ;; esac
+done 2>/dev/null <"$TESTS_DIR/ci-tools"
 _ci_would_run() {	# REASON: true if REASON says "no TOOL" or "TOOL failed"
 	local t
 	[ "${CI:-}" = true ] || return 1
@@ -126,7 +165,14 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 make_file() { truncate -s "$2" "$T/$1" && echo "$T/$1"; }
 
 # random_image NAME SIZE: a file of random bytes (head -c size syntax) in $T
-random_image() { head -c "$2" /dev/urandom > "$T/$1" && echo "$T/$1"; }
+# (tests/random_bytes.c where make check built it: /dev/urandom is slow)
+random_image() {
+	if [ -x "${UNIT_DIR:-}/random_bytes" ] && "$UNIT_DIR/random_bytes" "$2" >"$T/$1"; then
+		echo "$T/$1"
+	else
+		head -c "$2" /dev/urandom >"$T/$1" && echo "$T/$1"
+	fi
+}
 
 # sectors_written LOOP: the kernel's count of sectors written to a block device
 sectors_written() { awk '{print $7}' "/sys/block/$(basename "$1")/stat"; }
@@ -312,7 +358,7 @@ keep_document() {
 check_documents() {
 	local f
 	have_tool python3 "the schema check of the JSON documents" || return 0
-	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$T"/.docs/*.json \
+	pyrun "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$T"/.docs/*.json \
 		>"$T/.docs/errors" 2>&1 && return 0
 	for f in "$T"/.docs/*.json; do
 		grep -q "^$f: " "$T/.docs/errors" || continue
@@ -326,7 +372,7 @@ check_documents() {
 # doc/flashbench.schema.json (checked with python3 when there is one)
 expect_schema() {
 	have_tool python3 "the schema check of ${2:-$1}" || return 0
-	python3 "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$1" >&2 ||
+	pyrun "$TESTS_DIR/validate_json.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$1" >&2 ||
 		fail "${2:-$1}: the JSON document breaks doc/flashbench.schema.json"
 }
 

@@ -28,6 +28,25 @@ trap 'rm -rf "$work"' EXIT
 # the unit tests that run python3 (tests/pyeval.h) get the interpreter itself too
 if [ -x "${FB_PYTHON:-}" ] && mkdir "$work/bin" && ln -s "$FB_PYTHON" "$work/bin/python3"; then
 	PATH=$work/bin:$PATH
+	export FB_PYBIN=$work/bin	# tests/lib.sh finds it there and makes no link of its own
+fi
+# whether O_DIRECT works in /dev/shm, tried once here for every test's directory (tests/lib.sh)
+if [ -d /dev/shm ] && shm=$(mktemp -d /dev/shm/fbrun.XXXXXX 2>/dev/null); then
+	dd if=/dev/zero of="$shm/odirect" bs=4096 count=1 oflag=direct status=none 2>/dev/null &&
+		export FB_SHM_ODIRECT=yes
+	rm -rf "$shm"
+fi
+# one python3 for the tests' checks (tests/pyserver.py; tests/lib.sh, pyrun),
+# in a process group of its own, ended with the suite
+if [ -x "${FB_PYTHON:-}" ] && command -v setsid >/dev/null; then
+	setsid "$FB_PYTHON" "$here/pyserver.py" "$work/py" >"$work/py.ready" 2>"$work/py.err" </dev/null &
+	FB_PYSERVER_PID=$!
+	# ready once it has made its FIFO and said so
+	until [ -s "$work/py.ready" ] || ! kill -0 "$FB_PYSERVER_PID" 2>/dev/null; do sleep 0.01; done
+	if [ -p "$work/py" ] && kill -0 "$FB_PYSERVER_PID" 2>/dev/null; then
+		export FB_PYSERVER=$work/py FB_PYSERVER_PID
+		trap 'kill -TERM -- "-$FB_PYSERVER_PID" 2>/dev/null; wait "$FB_PYSERVER_PID" 2>/dev/null; rm -rf "$work"' EXIT
+	fi
 fi
 
 # run_units: every unit test program, one after another; its lines in
@@ -72,25 +91,45 @@ timeout_s=${FB_TEST_TIMEOUT:-1800}
 # run_one TEST: runs it, leaving its output, exit code, seconds and CPU
 # seconds (its own and its children's: what it costs on a quiet machine) in $work
 run_one() {
-	local name TIMEFORMAT='%R %U %S'
-	name=$(basename "$1" .sh)
-	{ time timeout "$timeout_s" bash "$1" > "$work/$name.out" 2>&1 </dev/null
+	local name=${1##*/} TIMEFORMAT='%3R %3U %3S'
+	name=${name%.sh}
+	{ time FB_PYCPU=$work/$name.pycpu timeout "$timeout_s" bash "$1" > "$work/$name.out" 2>&1 </dev/null
 	  echo $? > "$work/$name.rc.tmp"; } 2> "$work/$name.time"
 	mv "$work/$name.rc.tmp" "$work/$name.rc"
 }
 
 tests=() serial=()
 for t in "$here"/it/*.sh; do
-	[ -f "$t" ] || continue
-	tests+=("$t")
-	grep -qE 'make_zram|use_zram' "$t" && serial+=("$t")
+	[ -f "$t" ] && tests+=("$t")
 done
+[ "${#tests[@]}" -gt 0 ] && mapfile -t serial < <(grep -lE 'make_zram|use_zram' "${tests[@]}")
 
 i_passed=0 i_failed=0 i_skipped=0 next=0 units_shown=0
+# ms VAR TEXT: VAR = TEXT's seconds (time's %3R, pyserver's figure) in milliseconds
+ms() {
+	local i=${2%%.*} f=000
+	[ "$i" = "$2" ] || f=${2#*.}000
+	printf -v "$1" %d $((10#${i:-0} * 1000 + 10#${f:0:3}))
+}
+
+# times_of NAME: secs = "W.Ws, CPU C.Cs": its seconds, and its CPU seconds: its own and
+# its children's and what its checks took in tests/pyserver.py (no process started)
+times_of() {
+	local w u s c l m
+	read -r w u s <"$work/$1.time"
+	ms u "$u"; ms s "$s"; ms w "$w"
+	c=$((u + s))
+	if [ -f "$work/$1.pycpu" ]; then
+		while read -r l; do ms m "$l"; c=$((c + m)); done <"$work/$1.pycpu"
+	fi
+	printf -v secs '%d.%ds, CPU %d.%ds' $(((w + 50) / 1000)) $(((w + 50) / 100 % 10)) \
+		$(((c + 50) / 1000)) $(((c + 50) / 100 % 10))
+}
+
 # report_done: prints the unit tests once they are done, then, in file
 # order, every finished integration test not yet printed
 report_done() {
-	local t name rc out secs reason
+	local t name rc out secs reason line pend shown parts
 	if [ "$units_shown" = 0 ]; then
 		[ -f "$work/units.counts" ] || return 0
 		cat "$work/units.out"
@@ -98,19 +137,27 @@ report_done() {
 		units_shown=1
 	fi
 	while [ "$next" -lt "${#tests[@]}" ]; do
-		t=${tests[$next]}; name=$(basename "$t" .sh)
+		t=${tests[$next]}; name=${t##*/}; name=${name%.sh}
 		[ -f "$work/$name.rc" ] || return 0
-		rc=$(cat "$work/$name.rc"); out=$(cat "$work/$name.out")
-		secs=$(awk '{ printf "%.1fs, CPU %.1fs", $1, $2 + $3 }' "$work/$name.time")
+		rc=$(<"$work/$name.rc"); out=$(<"$work/$name.out")
+		times_of "$name"
 		case $rc in
 		0) i_passed=$((i_passed + 1)); printf 'ok   %s (%s)\n' "$name" "$secs"
-		   # work a passing test knows is left to do
-		   printf '%s\n' "$out" | grep '^pending ' | sed 's/^/     /'
-		   printf '%s\n' "$out" | grep '^# '	# a report the test wants shown (calibration)
-		   printf '%s\n' "$out" | grep '^skip part: ' | sed 's/^/     /'
-		   printf '%s\n' "$out" | sed -n 's/^skip part: \(.*\)/part: \1/p' >>"$work/.skips" ;;
+		   # work a passing test knows is left to do, a report the test wants shown
+		   # (calibration), a part it could not run here
+		   # (in that order; read without a process started)
+		   pend= shown= parts=
+		   while IFS= read -r line; do
+			case $line in
+			'pending '*) pend+="     $line"$'\n' ;;
+			'# '*) shown+="$line"$'\n' ;;
+			'skip part: '*) parts+="     $line"$'\n'
+				printf 'part: %s\n' "${line#skip part: }" >>"$work/.skips" ;;
+			esac
+		   done <<<"$out"
+		   printf '%s' "$pend$shown$parts" ;;
 		77) i_skipped=$((i_skipped + 1))
-		    reason=$(printf '%s\n' "$out" | tail -n 1)
+		    reason=${out##*$'\n'}
 		    printf 'skip %s: %s\n' "$name" "$reason"
 		    printf '%s\n' "${reason#skip: }" >>"$work/.skips" ;;
 		*) i_failed=$((i_failed + 1)); printf 'FAIL %s (exit %d, %s)\n%s\n' "$name" "$rc" "$secs" "$out" ;;
@@ -147,12 +194,13 @@ while IFS= read -r t; do
 	run_one "$t" &
 	running=$((running + 1))
 done <<<"$order"
-wait
+# every job but tests/pyserver.py, which runs until the suite ends
+for p in $(jobs -p); do [ "$p" = "${FB_PYSERVER_PID:-}" ] || wait "$p"; done
 report_done
 # what each took, for the next run's order
 for t in "${tests[@]}"; do
-	name=$(basename "$t" .sh)
-	[ -f "$work/$name.time" ] && printf '%s %s\n' "$name" "$(awk '{ printf "%d", $1 }' "$work/$name.time")"
+	name=${t##*/}; name=${name%.sh}
+	[ -f "$work/$name.time" ] && read -r secs _ <"$work/$name.time" && printf '%s %s\n' "$name" "${secs%.*}"
 done >"$times.tmp" 2>/dev/null && mv "$times.tmp" "$times" 2>/dev/null
 
 echo "unit checks: $u_passed passed, $u_failed failed ($u_skipped test programs skipped)"

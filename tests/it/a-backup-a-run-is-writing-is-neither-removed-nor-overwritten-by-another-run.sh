@@ -16,7 +16,7 @@ cp "$img" "$T/orig"
 bk="$T/first.backup"
 hold "$img" "$FB" -p --preserve --backup="$bk" "$img"
 [ -s "$bk" ] || fail "the held run saved nothing before its first write"
-sum=$(md5sum < "$bk")
+sum=$(cksum < "$bk")
 refused() {	# RC CMD...: CMD exits RC naming the held run, and the backup is untouched
 	local want=$1
 	shift
@@ -24,7 +24,7 @@ refused() {	# RC CMD...: CMD exits RC naming the held run, and the backup is unt
 	[ "$rc" = "$want" ] || fail "'$*' beside the held run: exit $rc, want $want; stderr: $errout"
 	expect_err "locked by process $held_pid \\([^)]*flashbench"
 	[ -e "$bk" ] || fail "'$*' removed the backup the held run is writing"
-	[ "$(md5sum < "$bk")" = "$sum" ] || fail "'$*' changed the backup the held run is writing"
+	[ "$(cksum < "$bk")" = "$sum" ] || fail "'$*' changed the backup the held run is writing"
 }
 refused 2 "$FB" -p --preserve --backup="$bk" "$other"
 refused 2 "$FB" --capacity --backup="$bk" "$other"
@@ -36,7 +36,7 @@ refused 1 "$FB" --restore="$bk" --force "$other"
 run bash -c '"$@" >> "$0"' "$bk" "$FB" -a -c 1 "$other"
 expect_rc 2
 expect_err "standard output is locked by process $held_pid"
-[ "$(md5sum < "$bk")" = "$sum" ] || fail "standard output appended to the held run's backup"
+[ "$(cksum < "$bk")" = "$sum" ] || fail "standard output appended to the held run's backup"
 release
 [ "$held_rc" = 0 ] || fail "the first run: exit $held_rc: $(cat "$T/held.err")"
 cmp -s "$img" "$T/orig" || fail "the image differs from what it held before"
@@ -44,11 +44,11 @@ cmp -s "$img" "$T/orig" || fail "the image differs from what it held before"
 # a complete backup nobody holds: -o and --plot would destroy the only copy
 loop=$(make_loop "$other")
 backup_of_killed_run "$loop" "$T/kept"
-sum=$(md5sum < "$T/kept")
+sum=$(cksum < "$T/kept")
 run "$FB" -a -c 1 -o "$T/kept" "$img"
 expect_usage_error "--out=$T/kept is a backup of $loop"
 ln -s "$T/kept" "$T/kept.svg"
 run "$FB" -a -c 1 --plot="$T/kept.svg" "$img"
 expect_usage_error "--plot=$T/kept.svg is a backup of $loop"
-[ "$(md5sum < "$T/kept")" = "$sum" ] || fail "a refused output changed the backup"
+[ "$(cksum < "$T/kept")" = "$sum" ] || fail "a refused output changed the backup"
 exit 0

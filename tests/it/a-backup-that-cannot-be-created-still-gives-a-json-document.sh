@@ -12,7 +12,7 @@ for backup in "$T/no/such/dir/b" "$T/exists"; do
 	run "$FB" -O --preserve --json --backup="$backup" "sim:size=256M,record=$T/rec"
 	expect_rc 1
 	[ -s "$T/.out" ] || fail "--backup=$backup: no JSON document"
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["status"]["state"] == "failed", d["status"]

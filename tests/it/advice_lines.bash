@@ -114,7 +114,7 @@ old_fs() {
 # the partitions' sizes in sectors go to $T/parts, one a line
 check_table() {
 	sfdisk -J "$1" >"$T/table.json" 2>"$T/log" || fail "$what: no table after sfdisk: $(cat "$T/log")"
-	python3 "$T/table.py" "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" "$T/parts" \
+	pyrun "$T/table.py" "$T/report.json" "$T/report.txt" "$T/table.json" "$real" "$T/why" "$T/parts" \
 		"${spec%%:*}" ||
 		fail "$what: $(cat "$T/why")"
 }
@@ -248,7 +248,7 @@ check_report() {
 	text=$(cat "$T/report.txt")
 	# the advertised size and what the card stores; the JSON advice holds the text's commands
 	# (a real device measures a little differently each time: the text and JSON are two runs)
-	figures=$(python3 "$T/figures.py" "$T/report.json" "$T/report.txt" "${spec%%:*}") ||
+	figures=$(pyrun "$T/figures.py" "$T/report.json" "$T/report.txt" "${spec%%:*}") ||
 		fail "$what: the JSON advice and the text differ: $figures"
 	read -r size real _ <<<"$figures"
 	if [ -n "$fake" ] && [ -n "$mode" ]; then

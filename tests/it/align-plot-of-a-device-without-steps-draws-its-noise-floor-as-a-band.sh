@@ -34,8 +34,8 @@ PY
 
 run "$FB" -a --plot="$T/ram.svg" sim:ram
 expect_rc 0
-python3 "$T/check.py" "$T/ram.svg" band || fail "sim:ram"
+pyrun "$T/check.py" "$T/ram.svg" band || fail "sim:ram"
 run "$FB" -a --plot="$T/card.svg" sim:sdhc-good
 expect_rc 0
-python3 "$T/check.py" "$T/card.svg" steps || fail "sim:sdhc-good"
+pyrun "$T/check.py" "$T/card.svg" steps || fail "sim:sdhc-good"
 exit 0

@@ -6,7 +6,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 run "$FB" --analyze "$TESTS_DIR/data/seeds/000_52b01d750a328571.txt" --json; expect_rc 0
 printf '%s' "$out" > "$T/a.json"
-python3 - "$T/a.json" <<'PY' || fail "JSON: $(head -c 300 "$T/a.json")"
+pyrun - "$T/a.json" <<'PY' || fail "JSON: $(head -c 300 "$T/a.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["test"] == "analyze" and d["status"]["state"] == "complete", d["status"]

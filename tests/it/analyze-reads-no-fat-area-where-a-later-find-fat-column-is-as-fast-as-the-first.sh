@@ -19,7 +19,7 @@ expect_rc 0
 } >"$T/post.txt"
 # the table is as described: in every row of small writes, columns 1 and 4 are
 # several times faster than 2 and 3, and column 1 the fastest
-python3 - "$T/post.txt" <<'PY' || fail "the table is not the one this test is about"
+pyrun - "$T/post.txt" <<'PY' || fail "the table is not the one this test is about"
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and l[0].isdigit()]
 def kib(s): return float(s[:-3]) * {"K": 1, "M": 1024}[s[-3]]

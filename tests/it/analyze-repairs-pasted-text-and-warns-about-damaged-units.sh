@@ -20,7 +20,7 @@ rows() {	# the clean table: 4 MiB erase block, 16 KiB page
 sed 's/^/- /' "$T/clean.txt" > "$T/dash.txt"
 sed 's/^/> > /' "$T/clean.txt" > "$T/quote.txt"
 tr '\n' ' ' < "$T/clean.txt" > "$T/oneline.txt"
-python3 -c 'import sys; t=open(sys.argv[1],encoding="utf-8").read(); open(sys.argv[2],"w",encoding="utf-8").write(t.encode("utf-8").decode("latin-1"))' "$T/clean.txt" "$T/mojibake.txt"
+pyrun -c 'import sys; t=open(sys.argv[1],encoding="utf-8").read(); open(sys.argv[2],"w",encoding="utf-8").write(t.encode("utf-8").decode("latin-1"))' "$T/clean.txt" "$T/mojibake.txt"
 for f in dash quote oneline mojibake; do
 	run "$FB" --analyze "$T/$f.txt"; expect_rc 0
 	expect_out "erase size: 4MiB \(high"
@@ -35,14 +35,14 @@ run "$FB" --analyze "$T/lostmu.txt"; expect_rc 0
 expect_out "^warning: .* bare 's' .*read as µs"
 expect_out "erase size: 4MiB"
 run "$FB" --json --analyze "$T/lostmu.txt"; expect_rc 0
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "complete" and d["analyze"]["warnings"], d' ||
+printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "complete" and d["analyze"]["warnings"], d' ||
 	fail "no warning in the JSON: $out"
 
 run "$FB" --json --analyze "$T/missing.txt"; expect_rc 1
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "No such file" in d["status"]["error"]["message"], d' ||
+printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "No such file" in d["status"]["error"]["message"], d' ||
 	fail "failure is not a JSON document: $out"
 echo 'no output here' > "$T/prose.txt"
 run "$FB" --json --analyze "$T/prose.txt"; expect_rc 1
-printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "no flashbench" in d["status"]["error"]["message"], d' ||
+printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); assert d["status"]["state"] == "failed" and "no flashbench" in d["status"]["error"]["message"], d' ||
 	fail "failure is not a JSON document: $out"
 exit 0

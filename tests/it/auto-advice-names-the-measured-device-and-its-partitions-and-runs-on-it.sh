@@ -30,7 +30,7 @@ ext4_line=$(printf '%s\n' "$out" | sed -n 's/^ *\(sudo mkfs.ext4 .*\)$/\1/p')
 [[ $ext4_line == *" ${loop}p1" ]] || fail "the ext4 line names not ${loop}p1: $ext4_line"
 ! printf '%s\n' "$out" | grep -q '/dev/sdX' || fail "a placeholder where the device is known: $out"
 run "$FB" --auto --json "$loop"
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 a = json.load(sys.stdin)["advice"]
 assert a["sfdisk"].endswith("sudo sfdisk " + sys.argv[1]) and a["ext4"].endswith(" " + sys.argv[1] + "p1"), a

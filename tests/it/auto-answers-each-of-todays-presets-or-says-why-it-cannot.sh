@@ -30,7 +30,7 @@ manual() {
 		for ((n = 1; n <= $4 + 1; n++)); do "$FB" --json -O --open-au-nr=$n "${common[@]}"; done
 		for ((n = 1; n <= $5 + 1; n++)); do "$FB" --json -O --random --open-au-nr=$n "${common[@]}"; done
 		"$FB" --json --find-fat --random "${common[@]}"
-	} 2>/dev/null | python3 -c '
+	} 2>/dev/null | pyrun -c '
 import json, sys
 dec = json.JSONDecoder(); s = sys.stdin.read(); i = total = runs = 0
 while True:
@@ -46,7 +46,7 @@ while read -r p e pg open rnd fat; do
 	m=0
 	[ "$e" != - ] && m=$(manual "$p" "$e" "$pg" "$open" "$rnd")
 	[ "$m" != none ] || fail "sim:$p: the manual sequence did not run"
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 p, e, pg, lin, rnd, fat, manual = sys.argv[1:8]
 units = {"KiB": 1 << 10, "MiB": 1 << 20}

@@ -13,7 +13,7 @@ need_tool python3
 
 run "$FB" --auto --destructive --json sim:a2-64g
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 p, w, v = d["auto"]["plan"], d["auto"]["write_path"], d["verdict"]
@@ -21,13 +21,13 @@ assert 900 << 20 < w["write_cache_bytes"] < 1200 << 20, w
 assert v["open_au_linear"]["n"] == 8 and not v["open_au_linear"]["at_least"], v["open_au_linear"]
 assert v["open_au_linear"]["confidence"] in ("high", "medium"), v["open_au_linear"]
 assert p["written_bytes"] <= p["budget_bytes"] <= d["device"]["size_bytes"] * 3 // 100 + p["planned_by_purpose"]["class"], p
-' || fail "past the cache: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["write_path"], d["verdict"]["open_au_linear"])' 2>&1)"
+' || fail "past the cache: $(printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["write_path"], d["verdict"]["open_au_linear"])' 2>&1)"
 run "$FB" --auto --destructive sim:a2-64g
 expect_out "^  Writes after idle go to a write cache: the first ~1\.[0-9]+GiB are written at 70MB/s, then$"
 
 run "$FB" --auto --destructive --json --max-write=500M sim:a2-64g
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 p, v = d["auto"]["plan"], d["verdict"]
@@ -39,7 +39,7 @@ assert nd["command"].startswith("flashbench --auto --destructive --max-write=") 
 f = v["fat_area"]
 assert f["confidence"] == "none" and f["not_determinable"]["reason"] == "write-cache", f
 assert f["not_determinable"]["command"] == nd["command"] and f["not_determinable"]["cost_bytes"] == nd["cost_bytes"], f
-' || fail "a cache the budget cannot pass: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"], d["verdict"]["open_au_linear"])' 2>&1)"
+' || fail "a cache the budget cannot pass: $(printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"], d["verdict"]["open_au_linear"])' 2>&1)"
 run "$FB" --auto --destructive --max-write=500M sim:a2-64g
 expect_out "^  FAT-optimised area     not determinable on this card \(a write cache takes the writes\)$"
 exit 0

@@ -10,7 +10,7 @@
 need_tool python3
 
 verdicts() {	# erase size, its confidence; linear and random counts: "8388608 medium 3 3 1 low"
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 v = json.load(sys.stdin)["verdict"]
 e, l, r = v["erase_size"], v["open_au_linear"], v["open_au_random"]

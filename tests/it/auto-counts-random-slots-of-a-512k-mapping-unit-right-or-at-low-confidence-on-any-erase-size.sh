@@ -21,7 +21,7 @@ cards=(
 for c in "${cards[@]}"; do
 	run "$FB" --auto --destructive --json "$c"
 	expect_rc 0
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 r = json.load(sys.stdin)["verdict"]["open_au_random"]
 ok = (r["n"] == 2 and not r["at_least"]) or r["confidence"] in ("low", "none")

@@ -25,7 +25,7 @@ expect_out "^  class +short: A1: random 4KiB writes [0-9]+ IOPS, promised 500 IO
 real=$((96 << 20))
 : > "$T/trace"
 run "$FB" --auto --destructive --max-write=1G --json "sim:sdhc-good,size=8G,real-size=$real,trace=$T/trace"
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 c = d["class"]
@@ -40,7 +40,7 @@ awk -v real="$real" '$1 == "W" && $2 + $3 > real && $3 > 512 { print; bad = 1 } 
 
 # a card without an SD Status: --claim names the label
 run "$FB" --auto --destructive --json --claim=C4 sim:size=2G
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 c = json.load(sys.stdin)["class"]
 assert [(x["name"], x["source"], x["verdict"]) for x in c["claims"]] == [("C4", "claim_option", "met")], c["claims"]
@@ -57,6 +57,6 @@ run "$FB" --auto --destructive --max-write=40M --json "sim:rpi-a2,record=$T/rec"
 expect_err "^flashbench: --auto: class check not run: it writes up to 144MiB, --max-write leaves "
 written=$(awk '$1 == "W" { n += $3 } END { print n + 0 }' "$T/rec")
 [ "$written" -le $((40 << 20)) ] || fail "wrote $written bytes with --max-write=40M"
-printf '%s' "$out" | python3 -c 'import json, sys; assert "class" not in json.load(sys.stdin)' ||
+printf '%s' "$out" | pyrun -c 'import json, sys; assert "class" not in json.load(sys.stdin)' ||
 	fail "a class member without a check"
 exit 0

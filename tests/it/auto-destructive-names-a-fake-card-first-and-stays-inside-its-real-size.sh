@@ -19,7 +19,7 @@ awk -v r=$real '$1 == "W" && $2 + $3 > r' "$T/rec" | grep -q . || fail "the capa
 
 run "$FB" --auto --destructive --json sim:sdhc-good,size=8G,real-size=3G,fake=drop
 expect_rc 1
-printf '%s\n' "$out" | python3 -c '
+printf '%s\n' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 c = d["capacity"]

@@ -46,7 +46,7 @@ for preset in $presets; do
 	done
 done
 [ "$k" -ge 20 ] || fail "only $k default-budget runs: presets $presets"
-python3 - "$T/budgets" <<'PY' || fail "a run without --max-write passed its budget (above)"
+pyrun - "$T/budgets" <<'PY' || fail "a run without --max-write passed its budget (above)"
 import json, sys
 bad = 0
 for line in open(sys.argv[1]):

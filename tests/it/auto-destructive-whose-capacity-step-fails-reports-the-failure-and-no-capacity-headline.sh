@@ -14,7 +14,7 @@ expect_rc 1
 expect_err "capacity check: .*sim:sdhc-good,fail-at=4M: reading .*Input/output error"
 run "$FB" --auto --destructive --json "$dev"
 expect_rc 1
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["status"]["state"] == "failed", d["status"]

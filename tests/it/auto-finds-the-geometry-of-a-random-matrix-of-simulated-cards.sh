@@ -10,7 +10,7 @@ command -v python3 >/dev/null || skip "no python3"
 CARDS=${AUTO_MATRIX_CARDS:-64}
 SEED=${AUTO_MATRIX_SEED:-20261130}
 
-python3 - "$FB" "$T" "$CARDS" "$SEED" ${AUTO_MATRIX_ARGS:---max-write=16G} <<'PY' || exit 1
+pyrun - "$FB" "$T" "$CARDS" "$SEED" ${AUTO_MATRIX_ARGS:---max-write=16G} <<'PY' || exit 1
 import json, random, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 

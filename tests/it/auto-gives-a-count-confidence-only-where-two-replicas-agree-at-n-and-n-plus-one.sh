@@ -42,6 +42,6 @@ for spec in "sdhc-good,noise=10,stretch=5,spikes=2,seed=5" \
 	run "$FB" --auto --destructive --json "sim:$spec"
 	expect_rc 0
 	printf '%s\n' "$out" >"$T/doc.json"
-	why=$(python3 "$T/check.py" "$T/doc.json") || fail "sim:$spec: $why"
+	why=$(pyrun "$T/check.py" "$T/doc.json") || fail "sim:$spec: $why"
 done
 exit 0

@@ -7,7 +7,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 run "$FB" --auto --destructive --json --max-write=4G sim:sdhc-good
 expect_rc 0
-printf '%s\n' "$out" | python3 -c '
+printf '%s\n' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 v = d["verdict"]

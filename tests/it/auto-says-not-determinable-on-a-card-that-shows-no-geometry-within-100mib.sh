@@ -16,7 +16,7 @@ expect_out "^  open, random writes +not determinable on this card \(no visible g
 expect_out "^  stopped +wrote [0-9.]+MiB \(0\.[0-9]+% of the card\): the open-AU counts are not determinable here: -a shows no erase-block step"
 run "$FB" --auto --destructive --json sim:nogeo-128g
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 p, v = d["auto"]["plan"], d["verdict"]
@@ -28,5 +28,5 @@ for k in ("open_au_linear", "open_au_random"):
     assert v[k]["confidence"] == "none" and nd and nd["reason"] == "no-geometry", v[k]
     assert nd["command"].startswith("flashbench --open-au ") and nd["cost_bytes"] > 0, nd
 assert p["stopped_because"] == "not-determinable", p
-' || fail "no geometry: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"]["written_by_purpose"], d["verdict"]["open_au_linear"])' 2>&1)"
+' || fail "no geometry: $(printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"]["written_by_purpose"], d["verdict"]["open_au_linear"])' 2>&1)"
 exit 0

@@ -15,7 +15,7 @@ expect_out "^  budget +[0-9.]+(M|G)iB \([0-9.]+% of the card, the default\): cap
 
 run "$FB" --auto --destructive --json sim:sdhc-good
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 p, c = d["auto"]["plan"], d["auto"]["cost"]
@@ -27,7 +27,7 @@ assert p["written_bytes"] == c["written_bytes"] == d["status"]["written_bytes"] 
 assert sum(p["written_by_purpose"].values()) == p["written_bytes"], p
 assert p["line"].startswith("writes at most "), p
 assert p["stopped_because"] == "done", p
-' || fail "the plan in the JSON: $(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["auto"].get("plan"))' 2>&1)"
+' || fail "the plan in the JSON: $(printf '%s' "$out" | pyrun -c 'import json,sys; print(json.load(sys.stdin)["auto"].get("plan"))' 2>&1)"
 
 # --max-write is the budget, said so
 run "$FB" --auto --destructive --max-write=300M sim:sdhc-good

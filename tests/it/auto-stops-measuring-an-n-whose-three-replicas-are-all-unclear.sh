@@ -13,7 +13,7 @@ need_tool python3
 dev="sim:sa04g,size=17179869184,erasesize=262144,pagesize=32768,open-au=5,random-au=3,fat-aus=1,seed=295,noise=0,state=discarded,discard=keep,gc-defer=4,multiplane=0,group=1073741824,spikes=0,stretch=0,drift=0,jitter=300,burst=0,map-unit=0,claims=none"
 run "$FB" --auto --destructive --json "$dev"
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import collections, json, sys
 d = json.load(sys.stdin)
 runs = collections.defaultdict(list)
@@ -26,5 +26,5 @@ v = d["verdict"]
 for k, want in (("open_au_linear", 5), ("open_au_random", 3)):
     e = v[k]
     assert "not_determinable" in e or e["n"] == want or e["confidence"] == "low", (k, e)
-' || fail "replicas at one N: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print([(r["nr"], r["random"], r["verdict"]) for r in d["auto"]["write_phase"]["open_au_runs"]])' 2>&1)"
+' || fail "replicas at one N: $(printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); print([(r["nr"], r["random"], r["verdict"]) for r in d["auto"]["write_phase"]["open_au_runs"]])' 2>&1)"
 exit 0

@@ -20,7 +20,7 @@ expect_out "^  Writes after a pause are buffered: the first ~2MiB went at [0-9.]
 expect_out "^  open erase blocks +4 \((high|medium) confidence\)$"
 # buffer_faster TEXT: the buffered rate in TEXT's buffer line is the faster
 buffer_faster() {
-	printf '%s' "$1" | python3 -c '
+	printf '%s' "$1" | pyrun -c '
 import re, sys
 m = re.search(r"buffered: the first ~\S+ went at ([0-9.]+)MB/s, then ([0-9.]+)MB/s", sys.stdin.read())
 assert m and float(m.group(1)) > float(m.group(2)), m and m.groups()
@@ -33,7 +33,7 @@ buffer_faster "$out" sim:emmc51
 
 run "$FB" --auto --destructive --json sim:emmc51
 expect_rc 0
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 p, v = d["auto"]["plan"], d["verdict"]
@@ -44,5 +44,5 @@ for k in ("open_au_linear", "open_au_random"):
     nd = v[k].get("not_determinable")
     assert nd and nd["reason"] == "ram-buffer" and v[k]["confidence"] == "none", v[k]
     assert nd["command"].startswith("flashbench --open-au --erasesize=512KiB "), nd
-' || fail "a buffer larger than a run fills: $(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"]["written_by_purpose"], d["verdict"]["open_au_linear"])' 2>&1)"
+' || fail "a buffer larger than a run fills: $(printf '%s' "$out" | pyrun -c 'import json,sys; d=json.load(sys.stdin); print(d["auto"]["plan"]["written_by_purpose"], d["verdict"]["open_au_linear"])' 2>&1)"
 exit 0

@@ -9,7 +9,7 @@
 need_tool python3
 CAL=$(dirname "$0")/../../bench/calibration.py
 
-python3 - "$CAL" <<'PY' || fail "calibration scoring"
+pyrun - "$CAL" <<'PY' || fail "calibration scoring"
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("cal", sys.argv[1])
 cal = importlib.util.module_from_spec(spec)

@@ -16,7 +16,7 @@ stat_file=/sys/block/${loop##*/}/stat
 compare() {
 	local s1
 	s1=$(awk '{print $3, $7}' "$stat_file")
-	python3 - "$1" "$2" "$s0" "$s1" <<'PY' || fail "$1: the figures are not the device's"
+	pyrun - "$1" "$2" "$s0" "$s1" <<'PY' || fail "$1: the figures are not the device's"
 import json, sys
 what, doc, s0, s1 = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
 dev_read, dev_written = 512 * (int(s1[0]) - int(s0[0])), 512 * (int(s1[1]) - int(s0[1]))
@@ -48,7 +48,7 @@ PY
 
 # text_by_purpose DOC TEXT: the text's figures are the document's, purpose by purpose
 text_by_purpose() {
-	python3 - "$1" "$2" <<'PY' || fail "the text's figures by purpose are not the JSON's"
+	pyrun - "$1" "$2" <<'PY' || fail "the text's figures by purpose are not the JSON's"
 import json, re, sys
 d, text = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
 unit = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
@@ -89,7 +89,7 @@ s0=$(awk '{print $3, $7}' "$stat_file")
 "$FB" --class --claim=C10 --erasesize=4M --json "$loop" >"$T/class.json"
 [ $? -le 1 ] || fail "--class failed"
 s1=$(awk '{print $3, $7}' "$stat_file")
-python3 - "$T/class.json" "$s0" "$s1" <<'PY' || fail "--class: the figures are not the device's"
+pyrun - "$T/class.json" "$s0" "$s1" <<'PY' || fail "--class: the figures are not the device's"
 import json, sys
 c, s0, s1 = json.load(open(sys.argv[1]))["class"], sys.argv[2].split(), sys.argv[3].split()
 dev_read, dev_written = 512 * (int(s1[0]) - int(s0[0])), 512 * (int(s1[1]) - int(s0[1]))

@@ -47,7 +47,7 @@ for p in microsd-cheap sdhc-good emmc sdxc-tlc cf-16m; do
 	check "$p" genuine advertised none	# its own advertised size, read below
 done
 
-bad=$(python3 - "$T/docs" "$n" <<'PY'
+bad=$(pyrun - "$T/docs" "$n" <<'PY'
 import json, os, sys
 d, n = sys.argv[1], int(sys.argv[2])
 for i in range(1, n + 1):

@@ -6,7 +6,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 run "$FB" --capacity --json sim:size=64G,real-size=7.5G,fake=drop
 expect_rc 1
-printf '%s\n' "$out" | python3 -c '
+printf '%s\n' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["test"] == "capacity", d
@@ -21,7 +21,7 @@ assert c["data_restored"] is True and c["interrupted"] is False, c
 
 run "$FB" --capacity --json sim:size=8G
 expect_rc 0
-printf '%s\n' "$out" | python3 -c '
+printf '%s\n' "$out" | pyrun -c '
 import json, sys
 c = json.load(sys.stdin)["capacity"]
 assert c["verdict"] == "genuine" and c["failure_mode"] == "none" and c["real_min_bytes"] == 8 << 30, c

@@ -13,7 +13,7 @@ trap 'umount "$T/small" 2>/dev/null; _cleanup' EXIT
 img="$T/small/sparse.img"
 truncate -s 64M "$img"
 head -c 1M /dev/urandom | dd of="$img" bs=1M seek=2 conv=notrunc status=none
-before=$(sha256sum < "$img")
+before=$(cksum < "$img")
 
 run "$FB" --capacity "$img"
 expect_rc 1
@@ -27,5 +27,5 @@ expect_out '"verdict": "unknown"'
 run "$FB" --auto --destructive --max-write=100M "$img"
 expect_rc 1
 expect_err "capacity check: $img: writing at offset [0-9]+: No space left on device"
-[ "$(sha256sum < "$img")" = "$before" ] || fail "the image differs from before"
+[ "$(cksum < "$img")" = "$before" ] || fail "the image differs from before"
 exit 0

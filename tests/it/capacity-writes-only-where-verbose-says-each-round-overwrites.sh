@@ -10,7 +10,7 @@ for spec in "size=8G,real-size=3G,fake=drop" "size=8G,real-size=3G" "size=8G"; d
 	: > "$T/rec"
 	run "$FB" --capacity -v "sim:$spec,record=$T/rec"
 	printf '%s\n' "$errout" > "$T/err"
-	python3 - "$T/err" "$T/rec" <<'PY' || fail "sim:$spec: a write outside the announced spans"
+	pyrun - "$T/err" "$T/rec" <<'PY' || fail "sim:$spec: a write outside the announced spans"
 import re, sys
 rounds = [tuple(map(int, m.groups())) for m in re.finditer(
     r"round \d+ will overwrite bytes 0 to (\d+) and (\d+) sectors of (\d+) bytes "

@@ -21,7 +21,7 @@ expect_out "^A1 +sustained sequential writes +1 +10M/s .* met "
 
 # the JSON holds the same figure
 run "$FB" --class --json "$spec"
-got=$(printf '%s' "$out" | python3 -c '
+got=$(printf '%s' "$out" | pyrun -c '
 import json, sys
 c = [c for c in json.load(sys.stdin)["class"]["claims"] if c["name"] == "A1"][0]
 w = [p for p in c["promises"] if p["metric"] == "random_write"][0]

@@ -24,7 +24,7 @@ expect_rc 1
 expect_out "^unknown: C10: the reader caps this at [0-9.]+M/s"
 # the JSON says the same, with the depth of every figure and the confidence of every verdict
 run "$FB" --class --json --claim=C10,U3,A1 "$spec"
-printf '%s' "$out" | python3 -c '
+printf '%s' "$out" | pyrun -c '
 import json, sys
 c = json.load(sys.stdin)["class"]
 v = {x["name"]: x for x in c["claims"]}

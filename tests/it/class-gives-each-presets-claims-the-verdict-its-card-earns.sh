@@ -8,7 +8,7 @@
 need_tool python3
 
 verdicts() {	# the claims' "NAME=verdict" from the JSON document in $out
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 print(" ".join(c["name"] + "=" + c["verdict"] for c in d["class"]["claims"]) or "none")'

@@ -12,7 +12,7 @@
 need_tool python3
 
 sustained() {	# the JSON's sustained writes in $out: cache_seen cache_MiB rate_MB/s
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 s = json.load(sys.stdin)["class"]["sustained_writes"]
 print(s["cache_seen"], s.get("cache_bytes", 0) >> 20, round(s["bytes_per_s"] / 1e6))'

@@ -58,25 +58,25 @@ PY
 run "$FB" --class --plot="$T/a2.svg" sim:rpi-a2
 expect_rc 0
 "$FB" --class --json sim:rpi-a2 >"$T/a2.json" 2>/dev/null
-python3 "$T/check.py" "$T/a2.svg" "$T/a2.json" linear || fail "plot of rpi-a2"
+pyrun "$T/check.py" "$T/a2.svg" "$T/a2.json" linear || fail "plot of rpi-a2"
 grep -q "8 in flight" "$T/a2.svg" || fail "rpi-a2: A2 not at the queue depth of its verdict"
 
 # A1 short by decades: 3 IOPS of random writes against 500
 run "$FB" --class --plot="$T/tlc.svg" sim:sdxc-tlc
 expect_rc 1
 "$FB" --class --json sim:sdxc-tlc >"$T/tlc.json" 2>/dev/null
-python3 "$T/check.py" "$T/tlc.svg" "$T/tlc.json" log || fail "plot of sdxc-tlc"
+pyrun "$T/check.py" "$T/tlc.svg" "$T/tlc.json" log || fail "plot of sdxc-tlc"
 
 run "$FB" --class --plot="$T/cache.svg" sim:a2-64g
 expect_rc 0
 "$FB" --class --json sim:a2-64g >"$T/cache.json" 2>/dev/null
-python3 "$T/check.py" "$T/cache.svg" "$T/cache.json" linear || fail "plot of a2-64g"
+pyrun "$T/check.py" "$T/cache.svg" "$T/cache.json" linear || fail "plot of a2-64g"
 grep -q '>write cache ends ~1' "$T/cache.svg" || fail "a2-64g: no mark where its write cache ends"
 
 run "$FB" --class --plot="$T/c.svg" sim:sdhc-good
 expect_rc 0
 "$FB" --class --json sim:sdhc-good >"$T/c.json" 2>/dev/null
-python3 "$T/check.py" "$T/c.svg" "$T/c.json" linear || fail "plot of sdhc-good"
+pyrun "$T/check.py" "$T/c.svg" "$T/c.json" linear || fail "plot of sdhc-good"
 if command -v rsvg-convert >/dev/null; then
 	rsvg-convert "$T/a2.svg" -o "$T/a2.png" || fail "rsvg-convert cannot render it"
 fi

@@ -19,7 +19,7 @@ expect_out "the label \(--claim C10,U3\) and the card's SD Status \(C10,U1\) dif
 expect_out "^U1 +sustained"
 expect_out "^U3 +sustained"
 run "$FB" --class --json --claim=C10,U3 sim:claims=C10,U1
-got=$(printf '%s' "$out" | python3 -c '
+got=$(printf '%s' "$out" | pyrun -c '
 import json, sys
 c = json.load(sys.stdin)["class"]
 print(c["claims_differ"], c["claim_option"], c["sd_status"]["claims"],

@@ -9,7 +9,7 @@ for spec in rpi-a2 sdxc-tlc "sdc10,size=80M" "claims=C6+A1,size=40M,erasesize=1M
 	: > "$T/trace"
 	run "$FB" --class --json "sim:$spec,trace=$T/trace"
 	[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$spec: exit $rc: $errout"
-	printf '%s' "$out" | python3 -c '
+	printf '%s' "$out" | pyrun -c '
 import json, sys
 c = json.load(sys.stdin)["class"]["conditions"]
 lo, hi = c["offset_bytes"], c["offset_bytes"] + c["area_bytes"]

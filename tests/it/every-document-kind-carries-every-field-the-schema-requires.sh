@@ -47,6 +47,6 @@ doc 2 -a -b 5Q $dev
 doc 2 -e 4M $dev
 doc 1 --analyze="$T/missing"
 doc 2 --restore="$T/missing" "$img"
-python3 "$TESTS_DIR/required_fields.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$T"/docs/*.json ||
+pyrun "$TESTS_DIR/required_fields.py" "$TESTS_DIR/../doc/flashbench.schema.json" "$T"/docs/*.json ||
 	fail "the schema does not require what the documents carry"
 exit 0

@@ -14,7 +14,7 @@ doc() {
 	expect_rc "$want"
 	[ -n "$out" ] || fail "--json $*: nothing on stdout"
 	printf '%s\n' "$out" >"$T/doc.json"
-	python3 - "$T/doc.json" "$state" "$test" "$*" <<'PY' || fail "--json $*"
+	pyrun - "$T/doc.json" "$state" "$test" "$*" <<'PY' || fail "--json $*"
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 state, test, args = sys.argv[2], sys.argv[3], sys.argv[4]
@@ -41,7 +41,7 @@ doc 0 complete auto --auto --destructive --max-write=256M $dev
 doc 0 complete analyze --analyze="$seed"
 # an I/O failure: the data so far, and the error with its offset
 doc 1 failed open_au -O "sim:size=256M,erasesize=4M,fail-at=67108864"	# the 2nd erase block, 12 erase sizes on
-python3 -c '
+pyrun -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["status"]["error"]
 assert e["operation"] == "write" and e["offset_bytes"] == 67108864 and e["errno"] == 5, e

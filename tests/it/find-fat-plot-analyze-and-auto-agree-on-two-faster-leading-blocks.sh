@@ -12,7 +12,7 @@ run "$FB" -f --plot="$T/fat.svg" "$card"
 expect_rc 0
 printf '%s\n' "$out" >"$T/fat.txt"
 # the card is as described: small writes (<= 64KiB) ~1.45x faster in the first two columns
-python3 - "$T/fat.txt" <<'PY' || fail "the card is not the one this test is about"
+pyrun - "$T/fat.txt" <<'PY' || fail "the card is not the one this test is about"
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and l[0].isdigit()]
 def kib(s): return float(s[:-3]) * {"K": 1, "M": 1024}[s[-3]]
@@ -23,7 +23,7 @@ big = [[rate(v) for v in r[1:]] for r in rows if kib(r[0]) >= 512]
 assert len(small) >= 3 and 1.35 <= statistics.median(ratios) <= 1.6, ratios
 assert all(min(r[:2]) / statistics.median(r[2:]) < 1.1 for r in big), big
 PY
-python3 - "$T/fat.svg" <<'PY' || fail "the plot does not shade the first two erase blocks alone"
+pyrun - "$T/fat.svg" <<'PY' || fail "the plot does not shade the first two erase blocks alone"
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 series = ET.parse(sys.argv[1]).getroot().findall(".//" + NS + "g[@class='series']")

@@ -8,7 +8,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 run "$FB" -i --interval-order=12 --plot="$T/i.svg" sim:sdxc-tlc
 expect_rc 0
-python3 - "$T/i.svg" <<'PY' || fail "the -i plot is not log-log with its fit"
+pyrun - "$T/i.svg" <<'PY' || fail "the -i plot is not log-log with its fit"
 import math, re, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()

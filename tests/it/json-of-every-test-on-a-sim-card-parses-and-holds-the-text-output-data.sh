@@ -13,7 +13,7 @@ check() {
 	run "$FB" --json "$@" "$dev"
 	expect_rc 0
 	printf '%s\n' "$out" >"$T/json"
-	python3 "$T/check.py" "$T/text" "$T/json" "$*" || fail "--json $*"
+	pyrun "$T/check.py" "$T/text" "$T/json" "$*" || fail "--json $*"
 }
 
 cat >"$T/check.py" <<'PY'

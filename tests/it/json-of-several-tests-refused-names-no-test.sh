@@ -4,7 +4,7 @@
 # the line. A refused single test still names its test.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "no python3"
-test_of() { python3 -c 'import json, sys; print(json.load(sys.stdin)["test"])' <<<"$out"; }
+test_of() { pyrun -c 'import json, sys; print(json.load(sys.stdin)["test"])' <<<"$out"; }
 
 for args in "-a -O" "-O -a" "-s -f" "-a -i --interval-order=4"; do
 	run "$FB" $args --json sim:sdhc-good

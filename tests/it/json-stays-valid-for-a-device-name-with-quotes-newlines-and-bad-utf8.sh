@@ -7,7 +7,7 @@ name=$T/$'odd "card"\\\n\t\x01\xff\xc3(.img'
 truncate -s 64M "$name" || skip "cannot create the file"
 run "$FB" --json -a -c 1 "$name"
 expect_rc 0
-printf '%s\n' "$out" | python3 -c '
+printf '%s\n' "$out" | pyrun -c '
 import json, sys
 d = json.load(sys.stdin)
 name = d["device"]["name"]

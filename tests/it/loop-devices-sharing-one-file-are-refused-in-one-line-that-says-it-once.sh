@@ -13,7 +13,7 @@ b=$(make_loop "$img")
 c=$(make_loop "$img")
 mkdir "$T/mnt"
 mount "$c" "$T/mnt" || skip "cannot mount $c"
-before=$(sha256sum < "$img")
+before=$(cksum < "$img")
 
 for dev in "$a" "$b"; do
 	run "$FB" -O "$dev"
@@ -22,5 +22,5 @@ for dev in "$a" "$b"; do
 	[ "$(printf '%s\n' "$errout" | grep -o "shares its backing file" | wc -l)" = 1 ] ||
 		fail "the refusal repeats itself: $errout"
 done
-[ "$(sha256sum < "$img")" = "$before" ] || fail "the file was written"
+[ "$(cksum < "$img")" = "$before" ] || fail "the file was written"
 exit 0

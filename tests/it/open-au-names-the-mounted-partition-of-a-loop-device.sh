@@ -6,7 +6,7 @@ command -v python3 >/dev/null || skip "no python3"
 command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 img=$(make_file disk.img 32M)
 # an MBR with one Linux partition from sector 2048 to the end
-python3 - "$img" <<'PY'
+pyrun - "$img" <<'PY'
 import struct, sys
 with open(sys.argv[1], "r+b") as f:
     start, count = 2048, 32 * 2048 - 2048
@@ -25,11 +25,11 @@ trap 'umount "$T/mnt" 2>/dev/null; _cleanup' EXIT
 mount "$part" "$T/mnt" 2>/dev/null || skip "cannot mount ext4 here"
 echo data > "$T/mnt/keep"
 sync
-before=$(sha256sum < "$img")
+before=$(cksum < "$img")
 
 run "$FB" -O "$loop"
 expect_rc 1
 expect_err "^flashbench: $loop: its partition $(basename "$part") is mounted on $T/mnt; not writing to it$"
 sync
-[ "$(sha256sum < "$img")" = "$before" ] || fail "the disk image changed"
+[ "$(cksum < "$img")" = "$before" ] || fail "the disk image changed"
 exit 0

@@ -9,7 +9,7 @@ command -v python3 >/dev/null || skip "no python3"
 
 # knee: where the table printed on stdout collapses
 knee() {
-	python3 -c '
+	pyrun -c '
 import sys
 def rate(s): return float(s[:-3]) * {"K": 1e3, "M": 1e6, "G": 1e9}[s[-3]] if s[-3] in "KMG" else float(s[:-2])
 rows = [l.split() for l in sys.stdin if l.strip()]
@@ -27,7 +27,7 @@ for card in "--open-au-nr=9 sim:sdhc-good" "--open-au-nr=2 sim:microsd-cheap"; d
 		fail "$card: the table shows no collapse below its first row: $out"
 	grep -q "<g class=\"mark\">.*>collapses from $at</text>" "$T/c.svg" ||
 		fail "$card: no mark at $at where the rate collapses: $(grep -o 'class="mark".*' "$T/c.svg" | head -n 2)"
-	python3 "$TESTS_DIR/svg_series.py" "$T/c.svg" >"$T/series" 2>/dev/null || fail "$card: $(head -n 2 "$T/series")"
+	pyrun "$TESTS_DIR/svg_series.py" "$T/c.svg" >"$T/series" 2>/dev/null || fail "$card: $(head -n 2 "$T/series")"
 done
 run "$FB" -O --open-au-nr=8 --plot="$T/h.svg" sim:sdhc-good
 expect_rc 0

@@ -71,5 +71,5 @@ expect=(
 )
 args=()
 for e in "${expect[@]}"; do args+=(--expect "$e"); done
-python3 "$TESTS_DIR/original_compare.py" --flashbench "$FB" --fakeclock "$T/fakeclock.so" \
+pyrun "$TESTS_DIR/original_compare.py" --flashbench "$FB" --fakeclock "$T/fakeclock.so" \
 	--work "$SHM" "${args[@]}" || fail "flashbench differs from the recorded original (see above)"

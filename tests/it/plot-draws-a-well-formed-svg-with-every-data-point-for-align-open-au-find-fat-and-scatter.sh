@@ -97,7 +97,7 @@ plot() {
 		fail "--plot changed the text output of $*"
 	[ -s "$T/$key.svg" ] || fail "no $T/$key.svg"
 	"$FB" --json "$@" "$dev" >"$T/$key.json" || fail "--json $*"
-	python3 "$T/check.py" "$T/$key.svg" "$T/$key.json" "$key" || fail "--plot $*"
+	pyrun "$T/check.py" "$T/$key.svg" "$T/$key.json" "$key" || fail "--plot $*"
 }
 
 plot align -a

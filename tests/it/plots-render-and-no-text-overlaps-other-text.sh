@@ -34,14 +34,14 @@ for dev in sim:sdhc-good sim:sdxc-tlc sim:rpi-a2 sim:microsd-cheap sim:ram; do
 		rsvg-convert -b white -o "$T/$name.png" "$T/$name.svg" 2>"$T/err" ||
 			fail "$dev $args: the plot does not render: $(cat "$T/err")"
 		[ -s "$T/$name.png" ] || fail "$dev $args: an empty picture"
-		python3 "$TESTS_DIR/svg_series.py" "$T/$name.svg" $font >"$T/series" 2>/dev/null ||
+		pyrun "$TESTS_DIR/svg_series.py" "$T/$name.svg" $font >"$T/series" 2>/dev/null ||
 			fail "$dev $args: $(head -n 3 "$T/series")"
 		svgs+=("$T/$name.svg")
 		n=$((n + 1))
 	done
 done
 # every plot's text boxes, in one run (the font is read once); a line names the plot
-python3 "$TESTS_DIR/svg_text_boxes.py" ${font:+--font "$font"} "${svgs[@]}" >"$T/overlaps" 2>/dev/null ||
+pyrun "$TESTS_DIR/svg_text_boxes.py" ${font:+--font "$font"} "${svgs[@]}" >"$T/overlaps" 2>/dev/null ||
 	fail "$(head -n 3 "$T/overlaps")"
 echo "$n plots rendered, no text overlaps, every series told apart"
 exit 0

@@ -49,7 +49,7 @@ steps=$(printf '%s\n' "$lines" | sed -E 's/^step ([0-9]).*/\1/' | uniq | tr -d '
 [ "$steps" = "$(printf '%s' "$steps" | fold -w1 | sort -n | uniq | tr -d '\n')" ] || fail "steps out of order: $steps"
 [ "${#steps}" -ge 3 ] || fail "only steps $steps were shown"
 # the last line drawn is cleared again before anything else is printed
-python3 - "$T/auto.out" <<'PY' || fail "the line is not cleared at the end: $(tail -c 200 "$T/auto.out" | cat -v)"
+pyrun - "$T/auto.out" <<'PY' || fail "the line is not cleared at the end: $(tail -c 200 "$T/auto.out" | cat -v)"
 import sys
 out = open(sys.argv[1], "rb").read()
 last = out.rindex(b"\rstep ")

@@ -4,16 +4,16 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 img=$(random_image disk.img 32M)
-before=$(sha256sum < "$img")
+before=$(cksum < "$img")
 loop=$(make_loop "$img")
 
 backup_of_killed_run "$loop" "$T/saved"
-[ "$(sha256sum < "$img")" != "$before" ] || fail "nothing was overwritten: the test proves nothing"
+[ "$(cksum < "$img")" != "$before" ] || fail "nothing was overwritten: the test proves nothing"
 head -n 1 "$T/saved" | grep -qx "flashbench-backup 2" || fail "no backup header in $T/saved"
 
 run "$FB" --restore "$T/saved" "$loop"
 expect_rc 0
 # -O writes two 4 MiB erase blocks, apart as far as 32 MiB allows
 expect_out "^restored 8388608 bytes in 2 spans to $loop, verified$"
-[ "$(sha256sum < "$img")" = "$before" ] || fail "the device differs from before"
+[ "$(cksum < "$img")" = "$before" ] || fail "the device differs from before"
 exit 0
