@@ -178,15 +178,10 @@ bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s)
 }
 
 /*
- * One run when it is not unsure on a quiet host, or when it reads at high
- * confidence on any host; else at least two, more (up to MAX_FAT_RUNS)
- * while a replica read on its own gives another answer than their
- * combination; the confidence follows from the agreement (issue 20,
- * cause 4). A second run after one read at high is a write that does not
- * decide (issue 26): host noise only slows a write, and "high" is a
- * margin past what it makes; on 2026-12-03's calibration (320 + 120 cards,
- * seed 2026) no such second run changed the area or its confidence, and
- * they wrote 4 % of the 320 cards' bytes.
+ * One run when it is not unsure on a quiet host; else at least two, more (up to
+ * MAX_FAT_RUNS) while a replica read on its own gives another answer than
+ * their combination; the confidence follows from the agreement (issue 20,
+ * cause 4).
  */
 void auto_run_find_fat(struct autostate *s)
 {
@@ -217,9 +212,8 @@ void auto_run_find_fat(struct autostate *s)
 		combine_fat_runs(s);
 		analyze_find_fat(&s->fat, &s->fatest);
 		int agree = fat_agreeing(s);
-		/* one run that is not unsure, on a quiet host, or sure on any, is enough; else two that agree */
-		if (s->nfat == 1 && s->fatest.conf >= CONF_MEDIUM &&
-		    (s->fatest.conf >= CONF_HIGH || !noisy_host(s)))
+		/* one run that is not unsure, on a quiet host, is enough; else two that agree */
+		if (s->nfat == 1 && s->fatest.conf >= CONF_MEDIUM && !noisy_host(s))
 			break;
 		if (s->nfat >= 2 && agree >= 2 && (agree == s->nfat || s->nfat == MAX_FAT_RUNS))
 			break;

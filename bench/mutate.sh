@@ -384,11 +384,6 @@ m open-au-larger-row-dip-alone-holds analysis analyze/analyze_open_au.c \
 	'if (n >= 2 && ratio[n - 2] >= COLLAPSE_RATIO && ratio[n - 1] > ratio[n - 2] &&' 'if (0 &&' \
 	'test_analyze'
 
-# ---- h51: writes that cannot decide (issue 26) ----
-m fat-high-run-not-repeated-on-a-noisy-host auto auto/auto_fat.c \
-	'(s->fatest.conf >= CONF_HIGH || !noisy_host(s)))' '!noisy_host(s))' \
-	'test_auto'
-
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

@@ -290,68 +290,6 @@ static void find_fat_columns_fast_from_a_random_slot_are_no_fat_area(void)
 }
 
 /*
- * Issue 26: a --find-fat run read at high confidence is not measured again
- * on a host that needed three replicas of the linear reference (a second
- * run there changed no answer on the calibration's cards); one read at less
- * is, as on a quiet host.
- */
-static int fat_runs_on_a_noisy_host(const char *spec, uint64_t erasesize, struct fat_estimate *out)
-{
-	struct dev d;
-	struct params p;
-	struct auto_opts o = { .destructive = true, .device_name = spec };
-	struct autostate *s = calloc(1, sizeof(*s));
-	char err[256];
-	int n = -1;
-
-	memset(out, 0, sizeof(*out));
-	if (!s || dev_open(&d, spec, DEV_WRITE, err, sizeof(err)) != 0) {
-		printf("dev_open(%s): %s\n", spec, s ? err : "no memory");
-		free(s);
-		return n;
-	}
-	params_defaults(&p);
-	s->watch = calloc(1, sizeof(*s->watch));
-	s->d = &d, s->p = &p, s->o = &o;
-	s->erasesize = erasesize, s->pagesize = 16384;
-	s->page.bytes = 16384, s->page.conf = CONF_HIGH;
-	s->max_write = 1ull << 40;
-	s->erase.bytes = erasesize;
-	s->plan.budget = 1ull << 40;
-	/* three linear references at N=1 (a noisy host): rows are not needed for the count */
-	for (int i = 0; i < 3; i++) {
-		s->runs[i].nr = 1;
-		s->runs[i].reference = true;
-		s->runs[i].r.erasesize = erasesize;
-		s->runs[i].r.offset = s->open_offset;
-	}
-	s->nruns = 3;
-	auto_run_find_fat(s);
-	*out = s->fatest;
-	n = s->nfat;
-	for (int i = 0; i < s->nfat; i++)
-		rate_result_free(&s->fat_runs[i]);
-	if (s->have_fat)
-		rate_result_free(&s->fat);
-	free(s->watch);
-	free(s);
-	dev_close(&d);
-	return n;
-}
-
-static void a_fat_run_read_at_high_is_not_repeated_on_a_noisy_host(void)
-{
-	struct fat_estimate f;
-	int n = fat_runs_on_a_noisy_host("sim:size=8G,erasesize=4M,pagesize=16K,open-au=2,random-au=1,"
-					 "fat-aus=2,seed=5", 4 * MiB, &f);
-	CHECK_EQ(f.aus, 2);
-	CHECK_EQ(f.conf, CONF_HIGH);
-	CHECK_EQ(n, 1);
-	if (n != 1 || f.conf != CONF_HIGH)
-		printf("got: %d runs, %d blocks (%s) %s\n", n, f.aus, results_confidence_name(f.conf), f.evidence);
-}
-
-/*
  * A fake that stores too little for a Linux partition after its FAT area:
  * the FAT partition is dropped and the one partition starts on the first
  * erase block, in the JSON's partition_start_sectors as in the script.
@@ -746,7 +684,6 @@ int main(void)
 	a_mapping_unit_with_two_random_blocks_is_not_no_random_block();
 	one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse();
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
-	a_fat_run_read_at_high_is_not_repeated_on_a_noisy_host();
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
 	fast_writes_that_end_with_each_erase_block_are_no_ram_buffer();
 	the_fat_check_runs_past_a_write_cache_the_budget_can_pass();
