@@ -244,6 +244,8 @@ int auto_run_alignment(struct autostate *s)
 	/* -a reads across boundaries at half a block: two logical blocks at least */
 	ap.blocksize = 2 * s->d->lbs > ALIGN_BLOCKSIZE ? 2 * s->d->lbs : ALIGN_BLOCKSIZE;
 	ap.keep_going = NULL;
+	/* sees 3*2^n erase sizes; not the original's -a I/O; auto_run's, not its caller's (h52) */
+	ap.align_spread = true;
 	if (align_check(s->d, &ap, msg, sizeof(msg)) < 0) {
 		warnx_fb("--auto: %s", msg);
 		snprintf(s->error, sizeof(s->error), "%s", msg);

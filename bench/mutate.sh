@@ -384,6 +384,11 @@ m open-au-larger-row-dip-alone-holds analysis analyze/analyze_open_au.c \
 	'if (n >= 2 && ratio[n - 2] >= COLLAPSE_RATIO && ratio[n - 1] > ratio[n - 2] &&' 'if (0 &&' \
 	'test_analyze'
 
+# ---- h52: --auto's -a places are auto_run's, not its caller's ----
+m auto-alignment-places-are-auto-runs auto auto/auto_align.c \
+	'ap.align_spread = true;' 'ap.align_spread = s->p->align_spread;' \
+	'test_auto'
+
 # ---- h49: --auto's class step without O_SYNC ----
 m class-step-reopens-without-o-sync device dev.c \
 	'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME)) | O_CLOEXEC;' 'int flags = (fl & (O_ACCMODE | O_DIRECT | O_NOATIME | O_SYNC)) | O_CLOEXEC;' \

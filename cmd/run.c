@@ -777,7 +777,6 @@ int run_device(struct options *o)
 	dst.plot = o->plot ? open_output(o->plot, &dst.created_plot) : NULL;
 	int status;
 	if (o->action == ACT_AUTO) {
-		o->p.align_spread = true;	/* sees 3*2^n erase sizes; not the original's -a I/O */
 		struct auto_opts ao = { .destructive = o->destructive, .json = o->json, .verbose = o->verbose,
 					.max_write = o->max_write, .device_name = o->device, .plot = dst.plot,
 					.claim = o->claim_given ? &o->claim : NULL };

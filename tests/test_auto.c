@@ -1,7 +1,11 @@
 /*
  * auto_run() on simulated cards, called directly: what it writes (nothing
  * without --destructive, never more than max_write with it), its exit
- * status, and the verdict lines of its report.
+ * status, and the verdict lines of its report. Called with params_defaults()
+ * it does the I/O of `flashbench --auto [--destructive] SPEC` and reports
+ * the same, byte for byte but the command line's program name: the command
+ * line adds no option of its own (its -a places, align_spread, are
+ * auto_run's choice, whatever the caller's params say).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +26,8 @@ struct outcome {
 	char *text;
 };
 
-static struct outcome run_auto(const char *spec, bool destructive, bool json, uint64_t max_write)
+static struct outcome run_auto_spread(const char *spec, bool destructive, bool json, uint64_t max_write,
+				      bool align_spread)
 {
 	struct outcome r = { .rc = -1 };
 	struct dev d;
@@ -35,6 +40,7 @@ static struct outcome run_auto(const char *spec, bool destructive, bool json, ui
 		return r;
 	}
 	params_defaults(&p);
+	p.align_spread = align_spread;
 	struct auto_opts o = { .destructive = destructive, .json = json, .max_write = max_write,
 			       .device_name = spec };
 	FILE *f = open_memstream(&r.text, &len);
@@ -44,6 +50,11 @@ static struct outcome run_auto(const char *spec, bool destructive, bool json, ui
 	r.read = d.bytes_read;
 	dev_close(&d);
 	return r;
+}
+
+static struct outcome run_auto(const char *spec, bool destructive, bool json, uint64_t max_write)
+{
+	return run_auto_spread(spec, destructive, json, max_write, false);
 }
 
 static bool has(const struct outcome *r, const char *needle)
@@ -63,6 +74,27 @@ static void read_only_run_writes_nothing(void)
 	CHECK(has(&r, "erase block size       4MiB ("));
 	CHECK(has(&r, "flashbench --auto --destructive sim:sdhc-good"));
 	free(r.text);
+}
+
+/*
+ * h52: the command line set align_spread for --auto itself, so auto_run()
+ * called with params_defaults() read the original's -a places and its
+ * answers moved from the command line's (today's usb3-64g seed=17 of the
+ * calibration, seed 2026: 982 MiB written in-process against 940 MiB, N=3
+ * 261x slower against 514x). The places are auto_run's: the same run
+ * whatever the caller's params hold.
+ */
+static void auto_runs_its_own_alignment_places_whatever_the_callers_params(void)
+{
+	const char *spec = "sim:usb3-64g,size=4G,random-au=0,seed=17";
+	struct outcome plain = run_auto_spread(spec, false, true, 0, false);
+	struct outcome spread = run_auto_spread(spec, false, true, 0, true);
+	CHECK_EQ(plain.rc, 0);
+	CHECK_EQ(spread.rc, 0);
+	CHECK_EQ(plain.read, spread.read);
+	CHECK(plain.text && spread.text && strcmp(plain.text, spread.text) == 0);
+	free(plain.text);
+	free(spread.text);
 }
 
 static void device_too_small_for_alignment_is_a_usage_error_without_io(void)
@@ -200,14 +232,14 @@ static int runs_of(const char *json, char verdicts[][16], double ratios[][2], in
  * Issue 20, cause 3: on a fast card through a noisy host, one large-block
  * row of an --open-au run dips under COLLAPSE_RATIO while the other keeps
  * up: that run is not a collapse (it is measured again), and the count is
- * the card's, never an early limit. (seed=7: since a larger row's dip beside
- * a smaller row that holds is a hold, seed=13's runs go another way and dip
- * at no row; over seeds 1..40 the count is 5 on 32, on 30 before.)
+ * the card's, never an early limit. (seed=17: two runs dip at one row. With
+ * the command line's -a places, which auto_run has used since h52, seed=7
+ * dips at no row; over seeds 1..40 the count is 5 on 35, and 7 of them dip.)
  */
 static void one_dip_in_a_large_row_of_a_fast_noisy_card_is_not_a_collapse(void)
 {
 	const char *spec = "sim:emmc,size=8G,erasesize=2M,open-au=5,random-au=5,fat-aus=0,stretch=10,"
-			   "noise=10,spikes=2,seed=7";
+			   "noise=10,spikes=2,seed=17";
 	struct outcome r = run_auto(spec, true, true, 0);
 	char v[MAX_AU_RUNS][16];
 	double ratio[MAX_AU_RUNS][2];
@@ -677,6 +709,7 @@ int main(void)
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
 		return 1;
 	read_only_run_writes_nothing();
+	auto_runs_its_own_alignment_places_whatever_the_callers_params();
 	device_too_small_for_alignment_is_a_usage_error_without_io();
 	destructive_run_stays_under_max_write();
 	destructive_run_finds_a_cheap_cards_single_open_block();
