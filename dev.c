@@ -61,13 +61,6 @@ int dev_finish(struct dev *d, char *err, size_t n)
 	return d->ops && d->ops->finish ? d->ops->finish(d, err, n) : 0;
 }
 
-int dev_flush(struct dev *d)
-{
-	if (d->fd >= 0 && fdatasync(d->fd) < 0)
-		return -errno;
-	return 0;
-}
-
 int dev_set_nosync(struct dev *d, bool on)
 {
 	if (!on) {

@@ -18,7 +18,8 @@ enum dev_flags {
 	/*
 	 * With DEV_WRITE: O_DIRECT without O_SYNC, each write done when the
 	 * device acknowledges it, no cache flush after it (--class:
-	 * doc/speed-classes.md); dev_flush() makes it durable.
+	 * doc/speed-classes.md); the restore (safety/preserve.c) flushes
+	 * what it writes back.
 	 */
 	DEV_NOSYNC = 1 << 2,
 };
@@ -134,15 +135,13 @@ void dev_attach(struct dev *d, const char *path, const struct dev_ops *ops, void
  */
 int dev_open(struct dev *d, const char *path, unsigned int flags, char *err, size_t errlen);
 void dev_close(struct dev *d);
-/* What was written is on the medium, past any write cache of the device's (fdatasync). 0 or -errno. */
-int dev_flush(struct dev *d);
 /*
  * on: the device's I/O goes on by a second descriptor of the same file,
  * opened through /proc/self/fd without O_SYNC (as DEV_NOSYNC opens it: each
  * write done when the device acknowledges it; --auto's class step times
  * writes as --class does); off: back to the descriptor opened with O_SYNC,
- * the second one closed (the caller flushes first, dev_flush: the one
- * fdatasync at the end). Nothing to do where there is no such descriptor
+ * the second one closed (a restore through it flushes it first:
+ * safety/preserve.c). Nothing to do where there is no such descriptor
  * (sim: cards, read-only, opened without O_SYNC). 0 or -errno (on: the
  * device unchanged).
  */

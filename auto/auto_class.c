@@ -81,8 +81,8 @@ void auto_run_class(struct autostate *s)
 	warnx_fb("%s", line);
 	/*
 	 * The class step writes as --class does: without O_SYNC, each write
-	 * done when the card acknowledges it, one flush at the end (class_run:
-	 * doc/speed-classes.md); the rest of --auto keeps the original's O_SYNC.
+	 * done when the card acknowledges it, one flush after the restore
+	 * (safety/preserve.c, also on a signal: doc/speed-classes.md); the rest of --auto keeps the original's O_SYNC.
 	 */
 	int nosync = dev_set_nosync(s->d, true);
 	if (nosync < 0) {

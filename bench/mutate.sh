@@ -417,6 +417,14 @@ m auto-eta-plans-collapses-in-bisection progress auto/auto_progress.c \
 	'bool collapses = k % 2 == 0;' 'bool collapses = false;' \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
 
+# ---- h53: a restore through a descriptor without O_SYNC is flushed, also on Ctrl-C ----
+m restore-without-o-sync-is-flushed safety safety/preserve.c \
+	'return fdatasync(pv.fd) < 0 ? errno : 0;' 'return 0;' \
+	'class-stopped-by-ctrl-c-flushes-the-restored-area-before-it-exits'
+m a-failed-restore-flush-is-a-failed-restore safety safety/preserve.c \
+	'if (e && r == 0) {' 'if (0) {' \
+	'class-whose-restore-flush-fails-is-a-failed-restore-naming-device-and-error'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

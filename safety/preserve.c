@@ -56,6 +56,7 @@ struct restore_failure {
 	uint64_t off, len;
 	int err;		/* errno, or 0 when the data read back differs */
 	bool backup;		/* reading the backup file failed */
+	bool flush;		/* written back and verified, but the flush to the medium failed */
 };
 
 /* positive errno, as the restore bookkeeping keeps it */
@@ -93,7 +94,7 @@ static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *
 	if (pv.backup_fd >= 0) {
 		e = full_io(pv.backup_fd, pv.chunk, c, backup_data_pos(i, pos), false);
 		if (e) {
-			*f = (struct restore_failure){ off, c, e, true };
+			*f = (struct restore_failure){ off, c, e, true, false };
 			return -1;
 		}
 		src = pv.chunk;
@@ -109,15 +110,31 @@ static int restore_chunk(int i, uint64_t pos, size_t c, struct restore_failure *
 	 */
 	if (device_holds(src, c, off, &read_e))
 		return 0;
-	*f = (struct restore_failure){ off, c, e ? e : read_e, false };
+	*f = (struct restore_failure){ off, c, e ? e : read_e, false, false };
 	return -1;
 }
 
 /*
+ * What was written back through a descriptor without O_SYNC (--class, and
+ * --auto's class step: doc/speed-classes.md) may still sit in the device's
+ * write cache: flushed (fdatasync) before anyone says it is restored or the
+ * process exits, on every path (the end of a run, a signal, exit). With
+ * O_SYNC each write was flushed already. 0 or errno. Async-signal-safe.
+ */
+static int flush_restored(void)
+{
+	int fl = fcntl(pv.fd, F_GETFL);
+
+	if (fl >= 0 && (fl & O_DSYNC))	/* (O_SYNC includes it) */
+		return 0;
+	return fdatasync(pv.fd) < 0 ? errno : 0;
+}
+
+/*
  * Writes every span back and reads it back to compare; past a failure it
- * goes on (a dying card may still take the rest) and reports the first.
- * A backup file is checked whole first: a damaged one writes nothing.
- * Async-signal-safe.
+ * goes on (a dying card may still take the rest) and reports the first;
+ * then flushes what it wrote (flush_restored). A backup file is checked
+ * whole first: a damaged one writes nothing. Async-signal-safe.
  */
 static int restore_spans(struct restore_failure *first)
 {
@@ -127,7 +144,7 @@ static int restore_spans(struct restore_failure *first)
 	if (pv.fd < 0)
 		return 0;	/* a sim: card stores no data */
 	if (pv.backup_fd >= 0 && (r = backup_verify_data(pv.backup_fd, &pv.meta, pv.chunk)) != 0) {
-		*first = (struct restore_failure){ 0, 0, r, true };
+		*first = (struct restore_failure){ 0, 0, r, true, false };
 		return -1;
 	}
 	for (int i = 0; i < pv.meta.nspans; i++) {
@@ -139,6 +156,11 @@ static int restore_spans(struct restore_failure *first)
 				r = -1;
 			}
 		}
+	}
+	int e = flush_restored();
+	if (e && r == 0) {
+		*first = (struct restore_failure){ 0, 0, e, false, true };
+		r = -1;
 	}
 	return r;
 }
@@ -181,6 +203,9 @@ static void describe_restore_failure(const struct restore_failure *f, char *err,
 		snprintf(err, n, "%s: reading the backup: %s; nothing was written back: %s still "
 			 "holds the test's data in %s", pv.backup_path, strerror(f->err), pv.meta.device,
 			 where);
+	else if (f->flush)
+		snprintf(err, n, "%s: flushing the restored data to the medium: %s", pv.meta.device,
+			 strerror(f->err));
 	else if (f->err)
 		snprintf(err, n, "%s: restoring %" PRIu64 " bytes at offset %" PRIu64 ": %s",
 			 pv.meta.device, f->len, f->off, strerror(f->err));
@@ -650,6 +675,16 @@ static void restore_and_say(void)
 		safety_signal_say(": nothing written back, it still holds the test's data: the backup ");
 		safety_signal_say(pv.backup_path);
 		safety_signal_say(f.err == EBADMSG ? " is damaged\n" : " cannot be read\n");
+	} else if (f.flush) {
+		safety_signal_say(": restoring FAILED: written back and verified, but flushing it to the "
+		    "medium failed");
+		if (pv.backup_fd >= 0) {
+			safety_signal_say("; the backup is intact: flashbench --restore ");
+			safety_signal_say(pv.backup_path);
+			safety_signal_say(" ");
+			safety_signal_say(pv.meta.device);
+		}
+		safety_signal_say("\n");
 	} else if (pv.backup_fd >= 0) {
 		safety_signal_say(": restoring FAILED, it holds test data where that failed; the backup is "
 		    "intact: flashbench --restore ");
