@@ -184,11 +184,11 @@ static enum collapse merge_verdicts(enum collapse a, enum collapse b)
 }
 
 static void list_nrs(char *ev, size_t n, const char *label, const long long *nrs,
-		     const enum collapse *v, int count, enum collapse want)
+		     const enum collapse *v, const bool *skip, int count, enum collapse want)
 {
 	bool any = false;
 	for (int i = 0; i < count; i++) {
-		if (v[i] != want)
+		if (v[i] != want || skip[i])
 			continue;
 		fmt_append(ev, n, "%s%lld", any ? "," : label, nrs[i]);
 		any = true;
@@ -204,6 +204,10 @@ struct series {
 	enum collapse uv[256];			/* their (merged) verdicts */
 	const struct rate_result *first_run[256];
 	struct run_look looks[256];		/* a collapsed look wins over a holding one */
+	/* one-row runs (judge_one_row_runs): the N its row was read against (0: none) */
+	long long one_row_ref[256];
+	double one_row_ratio[256];		/* its rate over that N's same-size row */
+	bool one_row_alone[256];		/* no other run has its row: unknown */
 };
 
 static void gather_runs(const struct rate_result *const *runs, const long long *nrs, int nruns,
@@ -238,7 +242,61 @@ static void gather_runs(const struct rate_result *const *runs, const long long *
 		s->uv[pos] = l.verdict;
 		s->looks[pos] = l;
 		s->first_run[pos] = runs[i];
+		s->one_row_ref[pos] = 0;
+		s->one_row_ratio[pos] = 0;
+		s->one_row_alone[pos] = false;
 		s->m++;
+	}
+}
+
+/* The rate of run r's row of block size b, 0 if it has none that is good. */
+static double row_rate(const struct rate_result *r, uint64_t b)
+{
+	for (int i = 0; i < r->nrows; i++)
+		if (r->rows[i].blocksize == b && row_ok(&r->rows[i]))
+			return r->rows[i].rate[0];
+	return 0;
+}
+
+/*
+ * A run of one row (the original's -O with --blocksize=--erasesize prints
+ * one row a run) shows no collapse of its own: it speaks only against the
+ * same-size row of another run, the lowest N that has one (N=1's rate, the
+ * reference a card writes at full speed, doc/card-facts.md, writes). Under
+ * COLLAPSE_RATIO of it is a collapse (the one-row rule of small erase
+ * blocks, issue 26), HOLD_RATIO or more holds, between is unclear; the
+ * reference itself holds unless a larger N is clearly faster. A row of E/8
+ * or less (--auto's) is read against the N before it instead. With no other
+ * run to compare against, any one row is unknown.
+ */
+static void judge_one_row_runs(struct series *s)
+{
+	for (int i = 0; i < s->m; i++) {
+		const struct rate_result *r = s->first_run[i];
+		if (r->nrows != 1 || !row_ok(&r->rows[0]))
+			continue;
+		uint64_t b = r->rows[0].blocksize;
+		int ref = -1;
+		for (int j = 0; j < s->m && ref < 0; j++)
+			if (j != i && row_rate(s->first_run[j], b) > 0)
+				ref = j;
+		if (ref < 0) {
+			s->uv[i] = RUN_UNCLEAR;
+			s->one_row_alone[i] = true;
+			continue;
+		}
+		/* a smaller row speaks against the N before it (mark_relative_collapses) */
+		if (b <= r->erasesize / 8)
+			continue;
+		double ratio = r->rows[0].rate[0] / row_rate(s->first_run[ref], b);
+		s->one_row_ref[i] = s->un[ref];
+		s->one_row_ratio[i] = ratio;
+		if (ref > i)	/* the reference: unclear if a larger N is clearly faster */
+			s->uv[i] = ratio * COLLAPSE_RATIO <= 1 ? s->uv[i] : RUN_UNCLEAR;
+		else if (ratio < COLLAPSE_RATIO)
+			s->uv[i] = RUN_COLLAPSED;
+		else
+			s->uv[i] = ratio >= HOLD_RATIO ? RUN_HOLDS : RUN_UNCLEAR;
 	}
 }
 
@@ -340,7 +398,12 @@ static void describe_collapse(const struct series *s, int fc, int relative,
 {
 	char a[FMT_BUF], b[FMT_BUF];
 	const struct run_look *l = &s->looks[fc];
-	if (fc == relative)
+	if (s->first_run[fc]->nrows == 1 && s->one_row_ref[fc])
+		fmt_append(out->evidence, sizeof(out->evidence),
+			"at N=%lld the one %s row runs at %.0f%% of N=%lld's",
+			s->un[fc], fmt_size(a, s->first_run[fc]->rows[0].blocksize),
+			100 * s->one_row_ratio[fc], s->one_row_ref[fc]);
+	else if (fc == relative)
 		fmt_append(out->evidence, sizeof(out->evidence),
 			"at N=%lld small writes are over 2x slower than at N=%lld, throughput halving with the block size",
 			s->un[fc], s->un[fc - 1]);
@@ -401,6 +464,22 @@ static void note_slowdown_between_holds(const struct series *s, uint64_t pagesiz
 	}
 }
 
+/* one-row runs with nothing to compare: what to rerun */
+static void note_lone_rows(const struct series *s, struct count_estimate *out)
+{
+	char a[FMT_BUF];
+	for (int i = 0; i < s->m; i++) {
+		if (!s->one_row_alone[i])
+			continue;
+		uint64_t e = s->first_run[i]->erasesize;
+		fmt_append(out->evidence, sizeof(out->evidence),
+			"unknown at N=%lld (one row, nothing to compare): rerun it with --open-au-nr=1 and "
+			"the same sizes to compare, or with --blocksize=%s so that its rows show a "
+			"collapse; ", s->un[i], fmt_size(a, e / 256 > 4096 ? e / 256 : 4096));
+		break;
+	}
+}
+
 void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
 			    uint64_t pagesize_hint, struct count_estimate *out)
 {
@@ -411,11 +490,14 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 		snprintf(out->evidence, sizeof(out->evidence), "no --open-au runs");
 		return;
 	}
+	judge_one_row_runs(&s);
 	int relative = mark_relative_collapses(&s, pagesize_hint);
-	list_nrs(out->evidence, sizeof(out->evidence), "holds at N=", s.un, s.uv, s.m, RUN_HOLDS);
-	list_nrs(out->evidence, sizeof(out->evidence), "collapses at N=", s.un, s.uv, s.m,
-		 RUN_COLLAPSED);
-	list_nrs(out->evidence, sizeof(out->evidence), "unclear at N=", s.un, s.uv, s.m, RUN_UNCLEAR);
+	char *ev = out->evidence;
+	size_t n = sizeof(out->evidence);
+	list_nrs(ev, n, "holds at N=", s.un, s.uv, s.one_row_alone, s.m, RUN_HOLDS);
+	list_nrs(ev, n, "collapses at N=", s.un, s.uv, s.one_row_alone, s.m, RUN_COLLAPSED);
+	list_nrs(ev, n, "unclear at N=", s.un, s.uv, s.one_row_alone, s.m, RUN_UNCLEAR);
+	note_lone_rows(&s, out);
 	int fc = first_collapse(&s);
 	if (fc < 0) {
 		count_without_collapse(&s, out);

@@ -416,6 +416,9 @@ m auto-eta-plans-the-run-under-way progress auto/auto_progress.c \
 m auto-eta-plans-collapses-in-bisection progress auto/auto_progress.c \
 	'bool collapses = k % 2 == 0;' 'bool collapses = false;' \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
+m analyze-reads-a-one-row-run-against-another-runs-row analysis analyze/analyze_open_au.c \
+	'if (r->nrows != 1 || !row_ok(&r->rows[0]))' 'if (1)' \
+	'test_analyze analyze-reads-a-one-row-open-au-run-only-against-another-runs-same-size-row'
 
 # ---- h53: a restore through a descriptor without O_SYNC is flushed, also on Ctrl-C ----
 m restore-without-o-sync-is-flushed safety safety/preserve.c \

@@ -626,6 +626,23 @@ static void test_open_au_one_row_runs(void)
 	CHECK_EQ(analyze_open_au_run(rp[0], 16 * KiB), RUN_HOLDS);
 	analyze_open_au_series(rp, nrs, 4, 16 * KiB, &est);
 	CHECK(est.n == 3 && !est.at_least);
+	/*
+	 * The original's -O with --blocksize=--erasesize: one whole-block row a
+	 * run. N=3 alone has nothing to compare against: unknown, no count;
+	 * N=5 at a quarter of N=1's row collapsed, N=3 at 0.98 held.
+	 */
+	const double whole[3] = { 20e6, 19.6e6, 5.1e6 };
+	for (int i = 0; i < 3; i++) {
+		runs[i].erasesize = runs[i].blocksize = 4 * MiB;
+		run_rows[i][0] = (struct rate_row){ .blocksize = 4 * MiB, .ncols = 1,
+						    .rate = { whole[i] } };
+		nrs[i] = 2 * i + 1;
+	}
+	analyze_open_au_series(&rp[1], &nrs[1], 1, 16 * KiB, &est);
+	CHECK(est.conf == CONF_NONE && strstr(est.evidence, "unknown at N=3 (one row") != NULL);
+	analyze_open_au_series(rp, nrs, 3, 16 * KiB, &est);
+	CHECK(est.n == 3 && !est.at_least && est.conf == CONF_LOW);
+	CHECK(strstr(est.evidence, "holds at N=1,3; collapses at N=5") != NULL);
 }
 
 static void test_open_au_series(void)
