@@ -50,6 +50,8 @@ enum {
 #define WAKE_NS		250000000LL	/* how often the thread looks */
 #define HOLD_NS		300000000LL	/* after progress_clear(): room for a message */
 #define RECENT_MIN_NS	1000000000LL	/* a measurement's recent rate: over a second at least */
+#define RECENT_SHARE	8		/* and over the last eighth of the measurement (a FAT row's slower columns) */
+#define RECENT_SLOTS	8		/* its samples, a quarter of its window apart */
 #define PIECE_APART_NS	1e6		/* a key's rate without the work under way: 1 ms of it at least */
 
 static volatile sig_atomic_t shown;	/* a progress line is on the screen */
@@ -101,9 +103,14 @@ static struct {
 	struct progress_fit piece[PROGRESS_KEYS];
 	int like[PROGRESS_KEYS];	/* progress_key_like(), kept when the rates start afresh */
 	double like_factor[PROGRESS_KEYS];
-	/* the current measurement's recent rate: from a (older) to now; b: where a moves next */
-	int64_t recent_a_ns, recent_b_ns;
-	uint64_t recent_a_done, recent_b_done;
+	/*
+	 * the current measurement's recent rate: from the newest sample a
+	 * window old to now (a sliding window: a fast stretch leaves it once a
+	 * window has passed); sample 0 is the newest
+	 */
+	int64_t recent_ns[RECENT_SLOTS];
+	uint64_t recent_done[RECENT_SLOTS];
+	int nrecent;
 	int64_t done_ns;		/* the last measurement ended: a pause began */
 } pr;
 
@@ -243,6 +250,13 @@ static int pend_class(bool write, uint64_t bytes)
 	return (write ? 2 : 0) + (bytes < 128 * 1024 ? 1 : 0);
 }
 
+/* The span of the current measurement's recent rate: its last eighth, a second at least. */
+static int64_t recent_window(int64_t now)
+{
+	int64_t share = (now - pr.start_ns) / RECENT_SHARE;
+	return share > RECENT_MIN_NS ? share : RECENT_MIN_NS;
+}
+
 /* What was ticked since the clock was last read, measured now: into the rates. */
 static void take_pending(int64_t now)
 {
@@ -260,14 +274,16 @@ static void take_pending(int64_t now)
 					progress_fit_add(&pr.piece[pr.work.key - 1], pr.pend_ios[k], pr.pend_bytes[k],
 							 ns);
 			}
-	/* the recent rate spans the last quarter of the measurement at least (1 s at least) */
+	/* samples for the recent rate: a quarter of its window apart */
 	if (pr.program_open) {
-		int64_t window = (now - pr.start_ns) / 4 > RECENT_MIN_NS ? (now - pr.start_ns) / 4 : RECENT_MIN_NS;
-		if (now - pr.recent_b_ns >= window) {
-			pr.recent_a_ns = pr.recent_b_ns;
-			pr.recent_a_done = pr.recent_b_done;
-			pr.recent_b_ns = now;
-			pr.recent_b_done = atomic_load_explicit(&pr.done, memory_order_relaxed);
+		int64_t window = recent_window(now);
+		if (pr.nrecent == 0 || now - pr.recent_ns[0] >= window / 4) {
+			memmove(pr.recent_ns + 1, pr.recent_ns, (RECENT_SLOTS - 1) * sizeof(pr.recent_ns[0]));
+			memmove(pr.recent_done + 1, pr.recent_done, (RECENT_SLOTS - 1) * sizeof(pr.recent_done[0]));
+			pr.recent_ns[0] = now;
+			pr.recent_done[0] = atomic_load_explicit(&pr.done, memory_order_relaxed);
+			if (pr.nrecent < RECENT_SLOTS)
+				pr.nrecent++;
 		}
 	}
 	memset(pr.pend_ios, 0, sizeof(pr.pend_ios));
@@ -297,8 +313,15 @@ static double plan_eta_ns(int64_t now)
 			rates.k[k] = without;
 	}
 	double recent = 0;	/* the current measurement's recent time per byte */
-	if (pr.program_open && pr.recent_a_ns > pr.start_ns && done > pr.recent_a_done)
-		recent = (double)(now - pr.recent_a_ns) / (double)(done - pr.recent_a_done);
+	if (pr.program_open) {
+		int64_t window = recent_window(now);
+		int a = -1;	/* the newest sample a window old, else the oldest */
+		for (int i = 0; i < pr.nrecent && a < 0; i++)
+			if (now - pr.recent_ns[i] >= window || i == pr.nrecent - 1)
+				a = i;
+		if (a >= 0 && pr.recent_ns[a] > pr.start_ns && done > pr.recent_done[a])
+			recent = (double)(now - pr.recent_ns[a]) / (double)(done - pr.recent_done[a]);
+	}
 	if (pr.have_step_plan) {	/* what was moved since it was stated is done of it */
 		uint64_t used = atomic_load_explicit(&pr.moved, memory_order_relaxed) - pr.step_plan_moved;
 		for (int i = 0; i < pr.nstep_plan; i++) {
@@ -583,8 +606,9 @@ static void start(const char *test, const char *step, const struct progress_work
 	atomic_store(&pr.blocksize, 0);
 	pr.countdown = TICKS_PER_CLOCK;
 	pr.start_ns = now;
-	pr.recent_a_ns = pr.recent_b_ns = now;	/* (a not past the start: no recent rate yet) */
-	pr.recent_a_done = pr.recent_b_done = 0;
+	pr.recent_ns[0] = now;	/* (a sample not past the start: no recent rate yet) */
+	pr.recent_done[0] = 0;
+	pr.nrecent = 1;
 	pr.programs++;
 	pr.program_open = true;
 	bool ticker_needed = !ticker_started;
