@@ -214,6 +214,10 @@ static void gather_runs(const struct rate_result *const *runs, const long long *
 			uint64_t pagesize_hint, struct series *s)
 {
 	s->m = 0;
+	/* judge_one_row_runs fills these later, by the final (sorted) positions */
+	memset(s->one_row_ref, 0, sizeof s->one_row_ref);
+	memset(s->one_row_ratio, 0, sizeof s->one_row_ratio);
+	memset(s->one_row_alone, 0, sizeof s->one_row_alone);
 	for (int i = 0; i < nruns && i < 256; i++) {
 		if (!runs[i] || nrs[i] < 1)
 			continue;
@@ -242,9 +246,6 @@ static void gather_runs(const struct rate_result *const *runs, const long long *
 		s->uv[pos] = l.verdict;
 		s->looks[pos] = l;
 		s->first_run[pos] = runs[i];
-		s->one_row_ref[pos] = 0;
-		s->one_row_ratio[pos] = 0;
-		s->one_row_alone[pos] = false;
 		s->m++;
 	}
 }
