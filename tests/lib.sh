@@ -83,11 +83,11 @@ pyrun() {
 	if [ -z "${FB_PYSERVER:-}" ] || [ $((n + 2 * $# + 200)) -gt 4000 ] ||
 	   ! kill -0 "${FB_PYSERVER_PID:-}" 2>/dev/null; then
 		python3 "$@"
-		return
+		return $?	# (a bare return in a trap, as _cleanup's, gives the status before the trap)
 	fi
 	_pyn=$((_pyn + 1))
 	r=$T/.py.$BASHPID.$_pyn
-	mkfifo -m 600 "$r" 2>/dev/null || { python3 "$@"; return; }
+	mkfifo -m 600 "$r" 2>/dev/null || { python3 "$@"; return $?; }
 	# one write of less than PIPE_BUF bytes: requests of tests running at once never mix
 	printf '%s\0' "$((5 + $#))" "$r" "$r.o" "$r.e" "$PWD" "/proc/$BASHPID/fd/0" "$@" >"$FB_PYSERVER"
 	read -r code cpu <"$r"
@@ -229,7 +229,7 @@ release_stdout() {
 wait_until() {
 	local pid=$1; shift
 	until "$@"; do
-		kill -0 "$pid" 2>/dev/null || { "$@"; return; }
+		kill -0 "$pid" 2>/dev/null || { "$@"; return $?; }
 		sleep 0.01
 	done
 }
