@@ -471,23 +471,33 @@ static void small_block_run(struct au_run *run, int i, long long nr, double r32,
 		run->r.rows = &small_rows[i][1];
 }
 
+/* small_blocks on spec (a sim: card of 128 KiB erase blocks) opened for writing, probe rows set; NULL: failed */
+static struct autostate *small_card(struct dev *d, const char *spec, uint64_t pagesize)
+{
+	char err[256] = "";
+	struct autostate *s = &small_blocks;
+
+	if (dev_open(d, spec, DEV_WRITE, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return NULL;
+	}
+	memset(s, 0, sizeof(*s));
+	s->d = d;
+	s->erasesize = 128 << 10;
+	s->pagesize = pagesize;
+	auto_probe_rows_init(s);
+	return s;
+}
+
 static void small_erase_block_runs_decide_on_one_whole_block_row(void)
 {
 	struct dev d;
-	char err[256] = "";
-	struct autostate *s = &small_blocks;
+	struct autostate *s = small_card(&d, "sim:size=1G,erasesize=128K,pagesize=16K", 16 << 10);
 	struct rows_plan p;
 
-	if (dev_open(&d, "sim:size=1G,erasesize=128K,pagesize=16K", DEV_WRITE, err, sizeof(err)) != 0) {
-		printf("dev_open: %s\n", err);
-		CHECK(false);
+	if (!s)
 		return;
-	}
-	memset(s, 0, sizeof(*s));
-	s->d = &d;
-	s->erasesize = 128 << 10;
-	s->pagesize = 16 << 10;
-	auto_probe_rows_init(s);
 	CHECK_EQ(s->probe.d[1], 16 << 10);
 	auto_plan_rows(s, false, false, &p);
 	CHECK_EQ(p.nd, 1);
@@ -611,21 +621,12 @@ static void unit_run(struct au_run *run, int i, bool random, const double *rate,
 static void a_small_blocks_random_row_near_linear_speed_is_no_mapping_unit(void)
 {
 	struct dev d;
-	char err[256] = "";
-	struct autostate *s = &small_blocks;
+	struct autostate *s = small_card(&d, "sim:size=2G,erasesize=128K,pagesize=4K", 4 << 10);
 	const double lin1[] = { 15.4e6, 11.5e6, 8.06e6 }, lin2[] = { 15.3e6, 11.3e6, 7.98e6 };
 	const double thrifty[] = { 12.7e6, 5.59e6, 2.72e6, 1.3e6 }, unit[] = { 14.9e6, 5.59e6, 2.72e6, 1.3e6 };
 
-	if (dev_open(&d, "sim:size=2G,erasesize=128K,pagesize=4K", DEV_WRITE, err, sizeof(err)) != 0) {
-		printf("dev_open: %s\n", err);
-		CHECK(false);
+	if (!s)
 		return;
-	}
-	memset(s, 0, sizeof(*s));
-	s->d = &d;
-	s->erasesize = 128 << 10;
-	s->pagesize = 4 << 10;
-	auto_probe_rows_init(s);
 	unit_run(&s->runs[0], 0, false, lin1, 3, 16 << 10);
 	unit_run(&s->runs[1], 1, false, lin2, 3, 16 << 10);
 	/* random 32 KiB at 0.82 of the linear rows' best, the smaller ones halving: no unit */
