@@ -32,6 +32,7 @@ against the manual sequence with the original (-a; -O N=1..linear+1;
   calibration.py FLASHBENCH [--cards N] [--seed S] [--jobs J] [--busy-host] [--hog]
                  [--cost] [--check] [--floor VERDICT=PCT]... [--size-floor VERDICT=PCT]...
                  [--today N] [--today-floor VERDICT=PCT]... [--markdown]
+                 [--max-erase BYTES] [--reroll K] [--per-card]
 
 --busy-host gives the same cards the host of a machine with a CPU hog beside
 the run (more jitter, busy spells, stretched accesses: a sim: card's clock is
@@ -43,11 +44,22 @@ erase size with at least 5 cards (an "unknown" is never wrong: without
 floors a rule that stops answering would pass). With --today, --check holds
 today's table to the same 99% / 90% and to its own --today-floor floors
 (exact answers over today's cards, hidden verdicts counted as above).
+
+--max-erase runs only the cards of erase blocks up to that size (1536K, 2M:
+the cards are drawn as in the whole population, then the others left out),
+for quick iteration on small-block cards; --per-card with --cost prints each
+card's ratio and bytes by purpose, worst first. --reroll K runs the same
+cards with the sim's seed moved by 1000 K: the same geometry, host and state
+kinds, another draw of what a seed draws (host noise, the state's details).
+The spread of the tables over rerolls is what chance alone moves them by
+(doc/card-facts.md, "What chance alone moves", 2026-12-03): a change is
+judged against it, not against one draw card for card.
 """
 import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -577,6 +589,38 @@ def print_cost_by_cache(which, records):
         print(line)
 
 
+def reroll(cards, k):
+    """
+    The same cards with another draw of the sim's seeded stream (host noise, state): seed=S
+    becomes S + 1000 k. Geometry, host kind and state kind stay; what changes is only what a
+    seed draws, so the spread of a table over rerolls is what chance alone moves it by.
+    """
+    if not k:
+        return cards
+    for c in cards:
+        c["spec"] = re.sub(r"(?<=[:,])seed=(\d+)", lambda m: f"seed={int(m.group(1)) + 1000 * k}", c["spec"], count=1)
+    return cards
+
+
+def up_to_erase(cards, limit):
+    """The cards whose erase blocks are at most limit bytes, in their order (a subset to iterate on)."""
+    return [c for c in cards if c["erase"] and c["erase"] <= limit]
+
+
+def parse_size(text):
+    """1536K, 2M, 131072: bytes."""
+    units = {"K": K, "M": M, "G": G}
+    t = text.strip().upper().rstrip("B").rstrip("I")
+    return int(float(t[:-1]) * units[t[-1]]) if t[-1] in units else int(t)
+
+
+def print_per_card(which, records):
+    """Every card's ratio against the manual sequence and its bytes by purpose (MiB), worst first."""
+    for x in sorted(records, key=lambda x: -x["work"] / x["manual"]):
+        print(f"# card{which} {x['work'] / x['manual']:.3f} {x['work'] / M:.1f}/{x['manual'] / M:.1f} MiB " +
+              " ".join(f"{k}={x['by'][k] / M:.1f}" for k in PURPOSES if x['by'][k]) + f" {x['spec']}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("flashbench")
@@ -594,10 +638,23 @@ def main():
     ap.add_argument("--today", type=int, default=0, metavar="N")
     ap.add_argument("--today-floor", action="append")
     ap.add_argument("--max-write", default=None, help="run --auto with this cap (default: its own budget)")
+    ap.add_argument("--max-erase", default=None, metavar="BYTES",
+                    help="run only the cards of erase blocks up to this size (e.g. 1536K), drawn as "
+                         "in the whole population (a subset for quick iteration; floors are the whole's)")
+    ap.add_argument("--reroll", type=int, default=0, metavar="K",
+                    help="the same cards with the sim's seed moved by 1000 K: another draw of host "
+                         "noise and state, to see how far chance alone moves the tables")
+    ap.add_argument("--per-card", action="store_true",
+                    help="with --cost, print every card's ratio and bytes by purpose")
     a = ap.parse_args()
 
     cards = population(a.seed, a.cards, a.busy_host)
     today = today_population(a.seed, a.today, a.busy_host)
+    reroll(cards, a.reroll)
+    reroll(today, a.reroll)
+    if a.max_erase:
+        cards = up_to_erase(cards, parse_size(a.max_erase))
+        today = up_to_erase(today, parse_size(a.max_erase))
     table, today_table = Table(), Table()
     errors, costs, today_costs = [], [], []
     global MAX_WRITE
@@ -636,12 +693,16 @@ def main():
     for e in errors[:10]:
         print("error: " + e)
     print_cost("", costs)
+    if a.per_card:
+        print_per_card("", costs)
     if today:
         t = "cards as they are made today, " + title
         print(("\n" + today_table.markdown(t)) if a.markdown else today_table.text(t, by="kind"))
         for m in today_table.misses[:a.show_misses]:
             print("miss (today): " + m)
         print_cost(" (today's cards)", today_costs)
+        if a.per_card:
+            print_per_card(" (today's cards)", today_costs)
     fails = table.failures(parse_floors(a.floor), parse_floors(a.size_floor)) if a.check else []
     if a.check and today:
         fails += ["today's cards: " + f for f in today_table.failures(parse_floors(a.today_floor), {})]

@@ -428,6 +428,14 @@ m a-failed-restore-flush-is-a-failed-restore safety safety/preserve.c \
 	'if (e && r == 0) {' 'if (0) {' \
 	'class-whose-restore-flush-fails-is-a-failed-restore-naming-device-and-error'
 
+# ---- h57: judging a change against chance (bench/calibration.py) ----
+m calibration-reroll-moves-the-seed bench bench/calibration.py \
+	'f"seed={int(m.group(1)) + 1000 * k}"' 'f"seed={int(m.group(1)) + 0 * k}"' \
+	'calibration-reroll-draws-the-same-cards-again-and-max-erase-keeps-the-small-ones'
+m calibration-max-erase-keeps-the-limit bench bench/calibration.py \
+	'c["erase"] and c["erase"] <= limit]' 'c["erase"] and c["erase"] < limit]' \
+	'calibration-reroll-draws-the-same-cards-again-and-max-erase-keeps-the-small-ones'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
