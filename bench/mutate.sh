@@ -435,6 +435,12 @@ m calibration-reroll-moves-the-seed bench bench/calibration.py \
 m calibration-max-erase-keeps-the-limit bench bench/calibration.py \
 	'c["erase"] and c["erase"] <= limit]' 'c["erase"] and c["erase"] < limit]' \
 	'calibration-reroll-draws-the-same-cards-again-and-max-erase-keeps-the-small-ones'
+m calibration-band-lowest-to-highest bench bench/calibration_band.py \
+	'return f"{min(values):g} .. {max(values):g}"' 'return f"{max(values):g} .. {max(values):g}"' \
+	'calibration-band-spans-the-draws-and-counts-wrong-answers-at-high-and-medium'
+m calibration-band-counts-medium-wrong bench bench/calibration_band.py \
+	'for _, w in cells[:2])' 'for _, w in cells[:1])' \
+	'calibration-band-spans-the-draws-and-counts-wrong-answers-at-high-and-medium'
 
 # ---------------------------------------------------------------------------
 
