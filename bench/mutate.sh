@@ -428,6 +428,11 @@ m a-failed-restore-flush-is-a-failed-restore safety safety/preserve.c \
 	'if (e && r == 0) {' 'if (0) {' \
 	'class-whose-restore-flush-fails-is-a-failed-restore-naming-device-and-error'
 
+# ---- h59: analyze --json gives a one-row run the verdict the series read ----
+m analyze-json-run-verdict-is-the-series-reading analysis cmd/analyze_cmd.c \
+	'analyze_open_au_series_run(s->runs, s->nrs, s->nruns, page, i)' 'analyze_open_au_run(s->runs[i], page)' \
+	'analyze-reads-a-one-row-open-au-run-only-against-another-runs-same-size-row'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
