@@ -149,6 +149,13 @@ enum collapse analyze_open_au_against(const double *ratio, const double *noise, 
 /* runs[i] was made with open-au-nr = nrs[i] (ascending) */
 void analyze_open_au_series(const struct rate_result *const *runs, const long long *nrs, int nruns,
 			    uint64_t pagesize_hint, struct count_estimate *out);
+/*
+ * The verdict of runs[k] as the series reads it: a run of one row speaks
+ * only against another run's same-size row (unclear where none has one),
+ * any other run as analyze_open_au_run reads it alone.
+ */
+enum collapse analyze_open_au_series_run(const struct rate_result *const *runs, const long long *nrs,
+					 int nruns, uint64_t pagesize_hint, int k);
 /* --find-fat data -> FAT-optimised area at the start */
 void analyze_find_fat(const struct rate_result *r, struct fat_estimate *out);
 

@@ -510,6 +510,23 @@ void analyze_open_au_series(const struct rate_result *const *runs, const long lo
 	note_slowdown_between_holds(&s, pagesize_hint, out);
 }
 
+enum collapse analyze_open_au_series_run(const struct rate_result *const *runs, const long long *nrs,
+					 int nruns, uint64_t pagesize_hint, int k)
+{
+	if (k < 0 || k >= nruns)
+		return RUN_UNCLEAR;
+	if (!runs[k] || runs[k]->nrows != 1 || nrs[k] < 1)
+		return analyze_open_au_run(runs[k], pagesize_hint);
+	struct series s;
+	gather_runs(runs, nrs, nruns, pagesize_hint, &s);
+	judge_one_row_runs(&s);
+	mark_relative_collapses(&s, pagesize_hint);
+	for (int i = 0; i < s.m; i++)
+		if (s.un[i] == nrs[k])
+			return s.uv[i];
+	return RUN_UNCLEAR;
+}
+
 /* ---------- --find-fat ---------- */
 
 /* Rows for small writes (<= E/div) with every column measured. */

@@ -442,6 +442,11 @@ m calibration-band-counts-medium-wrong bench bench/calibration_band.py \
 	'for _, w in cells[:2])' 'for _, w in cells[:1])' \
 	'calibration-band-spans-the-draws-and-counts-wrong-answers-at-high-and-medium'
 
+# ---- h59: analyze --json gives a one-row run the verdict the series read ----
+m analyze-json-run-verdict-is-the-series-reading analysis cmd/analyze_cmd.c \
+	'analyze_open_au_series_run(s->runs, s->nrs, s->nruns, page, i)' 'analyze_open_au_run(s->runs[i], page)' \
+	'analyze-reads-a-one-row-open-au-run-only-against-another-runs-same-size-row'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

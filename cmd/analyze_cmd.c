@@ -536,7 +536,8 @@ static void json_series(struct jw *w, const struct series *s, uint64_t page)
 	for (int i = 0; i < s->nruns; i++) {
 		jw_object_begin(w, NULL);
 		jw_int(w, "nr", s->nrs[i]);
-		jw_string(w, "verdict", results_collapse_name(analyze_open_au_run(s->runs[i], page)));
+		jw_string(w, "verdict", results_collapse_name(
+			analyze_open_au_series_run(s->runs, s->nrs, s->nruns, page, i)));
 		jw_object_end(w);
 	}
 	jw_array_end(w);
