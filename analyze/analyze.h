@@ -78,6 +78,17 @@
  *                              high when clear)
  *   FAT_CLEAR         1.5      a FAT area under 1.5x the fastest     a RAM buffer makes the first writes
  *                              later column is low confidence        after a pause ~1.4x faster
+ *   PAGE_BELOW_HIDES  0.25     a row below the page step at a        a page read in pairs at the step
+ *                              quarter of the step's median or       leaves its one row there (emmc,
+ *                              more: the page is low                 8 KiB pages, 16 KiB multi-plane:
+ *                                                                    26.9 of 78.2us); calibration: 44
+ *                                                                    right, 6 wrong (card-facts)
+ *   PAGE_MID_SURE     0.4      a multi-plane level between under     a diluted row, not a page: 3 right,
+ *                              0.4 of the step above it: low         4 wrong under it, 120 right over
+ *   FAT_BUFFER_PACE   2.0      over collapsed later columns, a       a buffer that takes part of a
+ *                              leading column under 2x them in       column's writes after a fast one
+ *                              every row is a buffer's pace, not     paces it 1.3-2x (usb3-64g 1.64x,
+ *                              the area (which runs >= 5x there)     FAT areas 5.9-40x; card-facts)
  *   FAT_TAIL_STEADY   1.02     later columns each no faster than     a RAM buffer drains at the card's
  *   FAT_TAIL_DROP     1.03     the one before (x this), the first    rate while the next columns are
  *                              two this much over the last (a fall-  written (emmc51: 15.9, 8.6, 7.3,
@@ -123,6 +134,9 @@
 #define FAT_SHARE 0.7
 #define FAT_SURE_SHARE 0.85
 #define FAT_CLEAR 1.5
+#define FAT_BUFFER_PACE 2.0
+#define PAGE_BELOW_HIDES 0.25
+#define PAGE_MID_SURE 0.4
 #define FAT_TAIL_STEADY 1.02
 #define FAT_TAIL_DROP 1.03
 #define NOISE_GATE 0.25

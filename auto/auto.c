@@ -416,6 +416,7 @@ static void run_write_phase(struct autostate *s)
 	}
 	auto_judge_determinable(s);
 	auto_judge_fat_behind_a_cache(s);
+	auto_judge_fat_none_past_the_random_slots(s);
 }
 
 static void free_state(struct autostate *s)

@@ -22,6 +22,19 @@ static uint64_t row_at_least(uint64_t e, uint64_t size, unsigned int lbs)
 	return b;
 }
 
+/* The median of v[0..n-1] (n > 0); sorts v. */
+static double median_of(double *v, int n)
+{
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			if (v[b] < v[a]) {
+				double t = v[a];
+				v[a] = v[b];
+				v[b] = t;
+			}
+	return v[n / 2];
+}
+
 static bool fat_watch_row(const struct rate_row *row, void *arg)
 {
 	struct row_watch *w = arg;
@@ -177,6 +190,97 @@ bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s)
 	return rows > 0;
 }
 
+/* The linear reference of a FAT row: linear writes to one block at its size. */
+static double fat_row_reference(const struct autostate *s, uint64_t bs)
+{
+	double ref = auto_best_rate(s, 1, false, bs);
+	return ref > 0 ? ref : auto_linear_rate(s, bs);
+}
+
+/*
+ * Over later columns that collapsed (their median under CLEAR_COLLAPSE of
+ * linear writes to one block: a block copy a write) a page-mapped area runs
+ * many times faster (5.9-40x in today's calibration); a leading column under
+ * FAT_BUFFER_PACE times the fastest later one in every row, after a column
+ * clear of that, is a RAM buffer that took part of its writes into the room
+ * the faster column before it left (doc/card-facts.md, "A column after the
+ * FAT area paced by a buffer", 2026-12-03: usb3-64g 287K/s, 81K/s, then
+ * 50..47K/s, one FAT block read as two at high). The area is the columns
+ * before it: returns their number, s->fatest.aus where no such column is.
+ */
+int auto_fat_area_before_a_buffers_pace(const struct autostate *s)
+{
+	int aus = s->fatest.aus;
+	bool paced[RATE_MAX_COLS];
+	if (aus < 2 || aus > RATE_MAX_COLS || s->fat.nrows < 1)
+		return aus;
+	for (int c = 0; c < aus; c++)
+		paced[c] = true;
+	for (int i = 0; i < s->fat.nrows; i++) {
+		const struct rate_row *row = &s->fat.rows[i];
+		double ref = fat_row_reference(s, row->blocksize), later = 0, v[RATE_MAX_COLS];
+		int n = 0;
+		if (row->ncols <= aus || !(ref > 0))
+			return aus;
+		for (int c = 0; c < row->ncols; c++) {
+			if (row->failed[c])
+				return aus;
+			if (c >= aus) {
+				later = row->rate[c] > later ? row->rate[c] : later;
+				v[n++] = row->rate[c];
+			}
+		}
+		if (!(later > 0) || median_of(v, n) >= CLEAR_COLLAPSE * ref)
+			return aus;
+		for (int c = 0; c < aus; c++)
+			paced[c] = paced[c] && row->rate[c] < FAT_BUFFER_PACE * later;
+	}
+	for (int c = 1; c < aus; c++)
+		if (paced[c] && !paced[0])
+			return c;
+	return aus;
+}
+
+/*
+ * The check writes at random into as many blocks as it has columns; past
+ * the card's random slots (its random count) a data area pays a block copy
+ * there (doc/card-facts.md, FAT area). Where no column of any row
+ * collapsed (each at CLEAR_COLLAPSE of linear writes or more) on a card
+ * counted to fewer random blocks than that, the first blocks held without
+ * a slot, so they are page-mapped, or the columns were not timed as written
+ * (a RAM buffer that paces them: sdxc-64g of today's calibration, 2 FAT
+ * blocks, 7 open, 4 random, a 4 MiB buffer: level columns, "none" at
+ * medium in 4 of 5 draws). "None" stands on nothing there: low.
+ */
+bool auto_fat_none_past_the_random_slots(const struct autostate *s)
+{
+	if (!s->have_fat || s->fatest.aus || !s->have_rnd || s->rnd.n <= 0 || s->rnd.at_least ||
+	    s->fat.nrows < 1)
+		return false;
+	for (int i = 0; i < s->fat.nrows; i++) {
+		const struct rate_row *row = &s->fat.rows[i];
+		double ref = fat_row_reference(s, row->blocksize);
+		if (row->ncols <= s->rnd.n || !(ref > 0))
+			return false;
+		for (int c = 0; c < row->ncols; c++)
+			if (row->failed[c] || row->rate[c] < CLEAR_COLLAPSE * ref)
+				return false;
+	}
+	return true;
+}
+
+void auto_judge_fat_none_past_the_random_slots(struct autostate *s)
+{
+	if (s->fatest.conf <= CONF_LOW || !auto_fat_none_past_the_random_slots(s))
+		return;
+	size_t len = strlen(s->fatest.evidence);
+	s->fatest.conf = CONF_LOW;
+	fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%sthe check wrote at random into %d "
+		   "blocks, more than the card's %d for random writes, and no column collapsed: its first "
+		   "blocks need no slot (a FAT area the rows do not show) or the rows were not timed as "
+		   "written", len ? "; " : "", s->fat.rows[0].ncols, s->rnd.n);
+}
+
 /*
  * One run when it is not unsure on a quiet host; else at least two, more (up to
  * MAX_FAT_RUNS) while a replica read on its own gives another answer than
@@ -238,6 +342,17 @@ void auto_run_find_fat(struct autostate *s)
 			 "1.5x the later ones, which run level and collapsed (under 0.45 of linear writes "
 			 "to one block: a block copy a write), where a FAT area runs many times faster: "
 			 "the pace of a RAM buffer, no FAT area seen", aus, aus == 1 ? "" : "s");
+	}
+	int area = auto_fat_area_before_a_buffers_pace(s);
+	if (area < s->fatest.aus) {
+		size_t len = strlen(s->fatest.evidence);
+		fmt_append(s->fatest.evidence, sizeof(s->fatest.evidence), "%scolumn %d under 2x the later "
+			   "ones, which collapsed (a block copy a write), in every row, after a column many "
+			   "times faster: the pace of a RAM buffer that took part of its writes, so the area "
+			   "is the first %d erase block%s", len ? "; " : "", area + 1, area, area == 1 ? "" : "s");
+		s->fatest.aus = area;
+		s->fatest.bytes = (uint64_t)area * e;
+		s->fatest.conf = CONF_LOW;
 	}
 	limit_fat_by_page(s);
 	if (!complete && s->fatest.conf > CONF_LOW)

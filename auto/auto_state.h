@@ -372,6 +372,11 @@ bool auto_pass_cache(struct autostate *s, uint64_t reserve);
 void auto_note_cache_ended(struct autostate *s, uint64_t at);
 /* A FAT area read from leading columns a thin margin over later ones that collapsed, level (auto_fat.c). */
 bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s);
+/* The leading FAT columns before one paced by a RAM buffer over collapsed later columns. */
+int auto_fat_area_before_a_buffers_pace(const struct autostate *s);
+/* "No FAT area" over columns that held, more of them than the card's random blocks. */
+bool auto_fat_none_past_the_random_slots(const struct autostate *s);
+void auto_judge_fat_none_past_the_random_slots(struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */
 void auto_plan_rows(const struct autostate *s, bool random, bool reference, struct rows_plan *p);

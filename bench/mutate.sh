@@ -447,6 +447,14 @@ m analyze-json-run-verdict-is-the-series-reading analysis cmd/analyze_cmd.c \
 	'analyze_open_au_series_run(s->runs, s->nrs, s->nruns, page, i)' 'analyze_open_au_run(s->runs[i], page)' \
 	'analyze-reads-a-one-row-open-au-run-only-against-another-runs-same-size-row'
 
+# ---- h60: no confident FAT verdict the columns cannot support ----
+m fat-buffer-paced-column-is-not-the-area auto auto/auto_fat.c \
+	'paced[c] = paced[c] && row->rate[c] < FAT_BUFFER_PACE * later;' 'paced[c] = false;' \
+	'test_auto'
+m fat-none-over-held-columns-past-the-random-count-is-low auto auto/auto_fat.c \
+	'if (row->ncols <= s->rnd.n || !(ref > 0))' 'if (1)' \
+	'test_auto'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
