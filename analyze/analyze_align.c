@@ -372,9 +372,21 @@ static void estimate_page(const struct pt *p, int n, uint64_t top, struct size_e
 		describe_step(page->evidence, sizeof(page->evidence), &s,
 			      s.x == 2 * y ? "multi-plane (pages read in pairs)"
 					   : "multi-plane (pages read in groups)");
+		if (page->conf > CONF_LOW && mid < PAGE_MID_SURE * s.h) {
+			page->conf = CONF_LOW;
+			fmt_append(page->evidence, sizeof(page->evidence), "; the level between is under "
+				   "%.0f%% of the step above it: a diluted row as much as a page",
+				   100 * PAGE_MID_SURE);
+		}
 		return;
 	}
 	describe_step(page->evidence, sizeof(page->evidence), &s, "page");
+	if (page->conf > CONF_LOW && s.h > 0 && s.max_below >= PAGE_BELOW_HIDES * s.h) {
+		page->conf = CONF_LOW;
+		fmt_append(page->evidence, sizeof(page->evidence), "; a smaller row reaches %.0f%% of "
+			   "the step or more: a page read in groups at %s leaves a row like that",
+			   100 * PAGE_BELOW_HIDES, fmt_size((char[FMT_BUF]){ 0 }, s.x));
+	}
 }
 
 

@@ -454,6 +454,12 @@ m fat-buffer-paced-column-is-not-the-area auto auto/auto_fat.c \
 m fat-none-over-held-columns-past-the-random-count-is-low auto auto/auto_fat.c \
 	'if (row->ncols <= s->rnd.n || !(ref > 0))' 'if (1)' \
 	'test_auto'
+m page-row-a-quarter-up-the-step-is-low analysis analyze/analyze_align.c \
+	's.max_below >= PAGE_BELOW_HIDES * s.h' 's.max_below > s.h' \
+	'test_analyze'
+m page-thin-level-between-is-low analysis analyze/analyze_align.c \
+	'mid < PAGE_MID_SURE * s.h' 'mid < 0' \
+	'test_analyze'
 
 # ---------------------------------------------------------------------------
 

@@ -1300,6 +1300,93 @@ static void test_open_au_against_larger_row_dip(void)
 	CHECK_EQ(analyze_open_au_against(hold, noise, 2), RUN_HOLDS);
 }
 
+/*
+ * Calibration (h60, 2026-12-03): the -a tables (median of --auto's runs) of
+ * two cards whose page was read wrong at high or medium in main's draws.
+ * An eMMC with 8 KiB pages read in pairs of 16 KiB (calibration card,
+ * reroll 0): the 8 KiB row at 26.9us, a third of the 78us step at 16 KiB,
+ * the rows below it noisy, read as "16 KiB, high". A row below the step
+ * at a quarter of it or more is what a page read in pairs leaves (44 right,
+ * 6 wrong among such answers): low. An SDHC with 16 KiB pages and no
+ * multi-plane (reroll 4): the 8 KiB row at 38us under a 100us step, read
+ * as 8 KiB pages in pairs, medium. A level between under 0.4 of the step
+ * is a diluted row as much as a page (3 right, 4 wrong; 120 right over):
+ * low. Both keep their reading; only the word changes.
+ */
+struct diff_row {
+	uint64_t align;
+	int64_t diff_ns;
+};
+
+static const struct diff_row emmc_pairs[] = {
+	{ 17179869184, 124777 }, { 12884901888, 165009 }, { 8589934592, 93807 },
+	{ 6442450944, 150100 }, { 4294967296, 97148 }, { 3221225472, 165624 }, { 2147483648, 99292 },
+	{ 1610612736, 174890 }, { 1073741824, 109277 }, { 805306368, 163846 }, { 536870912, 94094 },
+	{ 402653184, 183673 }, { 268435456, 96105 }, { 201326592, 158127 }, { 134217728, 112864 },
+	{ 100663296, 180252 }, { 67108864, 109966 }, { 50331648, 167464 }, { 33554432, 93203 },
+	{ 25165824, 167024 }, { 16777216, 109552 }, { 12582912, 68049 }, { 8388608, 116202 },
+	{ 6291456, 63551 }, { 4194304, 112198 }, { 3145728, 85384 }, { 2097152, 69607 },
+	{ 1572864, 88385 }, { 1048576, 76448 }, { 786432, 64111 }, { 524288, 91944 },
+	{ 393216, 73533 }, { 262144, 110815 }, { 196608, 74964 }, { 131072, 80037 }, { 98304, 88744 },
+	{ 65536, 67442 }, { 49152, 66507 }, { 32768, 85783 }, { 24576, 22298 }, { 16384, 75259 },
+	{ 12288, -2520 }, { 8192, 26904 }, { 6144, 6154 }, { 4096, 14402 }, { 3072, 8037 },
+	{ 2048, 15041 }
+};
+
+static const struct diff_row sdhc_no_pairs[] = {
+	{ 4294967296, 337988 }, { 3221225472, 298620 }, { 2147483648, 313565 },
+	{ 1610612736, 307145 }, { 1073741824, 292017 }, { 805306368, 289351 }, { 536870912, 286952 },
+	{ 402653184, 296031 }, { 268435456, 309299 }, { 201326592, 300665 }, { 134217728, 311092 },
+	{ 100663296, 298056 }, { 67108864, 283791 }, { 50331648, 295127 }, { 33554432, 289482 },
+	{ 25165824, 305423 }, { 16777216, 290152 }, { 12582912, 316367 }, { 8388608, 277700 },
+	{ 6291456, 94534 }, { 4194304, 277330 }, { 3145728, 113405 }, { 2097152, 99819 },
+	{ 1572864, 97585 }, { 1048576, 111424 }, { 786432, 104883 }, { 524288, 114717 },
+	{ 393216, 103342 }, { 262144, 85231 }, { 196608, 106183 }, { 131072, 95622 },
+	{ 98304, 129272 }, { 65536, 98053 }, { 49152, 80104 }, { 32768, 96094 }, { 24576, 18851 },
+	{ 16384, 100372 }, { 12288, 6957 }, { 8192, 38388 }, { 6144, 1191 }, { 4096, -14586 },
+	{ 3072, 1690 }, { 2048, 2730 }
+};
+
+static void align_from_diffs(struct align_result *r, struct align_row *rows, const struct diff_row *d, int n)
+{
+	memset(r, 0, sizeof(*r));
+	r->rows = rows;
+	r->blocksize = 1024;
+	for (int i = 0; i < n; i++)
+		rows[i] = (struct align_row){ .align = d[i].align, .positions = 7, .pre_ns = 250000,
+					      .post_ns = 250000, .diff_ns = d[i].diff_ns,
+					      .on_ns = 250000 + d[i].diff_ns };
+	r->nrows = n;
+}
+
+static void test_align_page_a_lower_row_or_a_thin_middle_level_leaves_unsure(void)
+{
+	static struct align_row rows[64];
+	struct align_result r;
+	struct size_estimate e, p;
+	align_from_diffs(&r, rows, emmc_pairs, (int)(sizeof(emmc_pairs) / sizeof(emmc_pairs[0])));
+	analyze_align(&r, &e, &p);
+	CHECK_EQ(p.bytes, 16 * KiB);
+	CHECK_EQ(p.conf, CONF_LOW);
+	CHECK(strstr(p.evidence, "a smaller row reaches 25% of the step") != NULL);
+	/* the 8 KiB row back under a quarter of the step: the step stands as it did */
+	rows[42].diff_ns = 12000;
+	analyze_align(&r, &e, &p);
+	CHECK_EQ(p.bytes, 16 * KiB);
+	CHECK(p.conf > CONF_LOW);
+	align_from_diffs(&r, rows, sdhc_no_pairs, (int)(sizeof(sdhc_no_pairs) / sizeof(sdhc_no_pairs[0])));
+	analyze_align(&r, &e, &p);
+	CHECK_EQ(p.bytes, 8 * KiB);
+	CHECK_EQ(p.multiplane, 16 * KiB);
+	CHECK_EQ(p.conf, CONF_LOW);
+	CHECK(strstr(p.evidence, "the level between is under 40% of the step") != NULL);
+	/* the 8 KiB row at half of the step: a page read in pairs, as sure as before */
+	rows[38].diff_ns = 50000;
+	analyze_align(&r, &e, &p);
+	CHECK_EQ(p.bytes, 8 * KiB);
+	CHECK(p.conf > CONF_LOW);
+}
+
 int main(void)
 {
 	test_fields();
@@ -1313,6 +1400,7 @@ int main(void)
 	test_align_levels();
 	test_align_real_cards();
 	test_align_two_row_page_level();
+	test_align_page_a_lower_row_or_a_thin_middle_level_leaves_unsure();
 	test_align_erase_step_on_a_raised_floor();
 	test_align_failed_rows();
 	test_cross_check();
