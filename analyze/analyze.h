@@ -83,8 +83,8 @@
  *                              more: the page is low                 8 KiB pages, 16 KiB multi-plane:
  *                                                                    26.9 of 78.2us); calibration: 44
  *                                                                    right, 6 wrong (card-facts)
- *   PAGE_MID_SURE     0.4      a multi-plane level between under     a diluted row, not a page: 3 right,
- *                              0.4 of the step above it: low         4 wrong under it, 120 right over
+ *   PAGE_MID_SURE     0.4      a one-row level between (pairs)       a diluted row, not a page: 3 right,
+ *                              under 0.4 of the step above it: low   3 wrong under it, 84 right over
  *   FAT_BUFFER_PACE   2.0      over collapsed later columns, a       a buffer that takes part of a
  *                              leading column under 2x them in       column's writes after a fast one
  *                              every row is a buffer's pace, not     paces it 1.3-2x (usb3-64g 1.64x,
