@@ -23,6 +23,7 @@
 #define BUFFER_FAST 0.65		/* a write this much faster than the steady ones went to it */
 #define BUFFER_STEADY 0.15		/* the medians of the last two windows this close: steady */
 #define BUFFER_TAIL 8
+#define BUFFER_LATE_WRITES (2 * BUFFER_TAIL)	/* past the most, after a fall at the look's end */
 #define BUFFER_LOOK_BLOCKS 16	/* erase blocks a look writes at most */
 #define BUFFER_OLD_ERASE (256u << 10)	/* ... half as many on blocks this small */
 
@@ -75,6 +76,22 @@ static int buffer_end(const int64_t *t, int n, int64_t steady)
 }
 
 /*
+ * The writes' rate fell within the last 2 BUFFER_TAIL of them: the median
+ * of the last BUFFER_TAIL is slow beside the BUFFER_TAIL before those
+ * (BUFFER_FAST). A buffer that fills at a look's end shows its end only
+ * with the steady writes after it (doc/card-facts.md, "Writes": the
+ * second look for a RAM buffer); a card whose writes run steady to the
+ * end does not write more.
+ */
+static bool fell_late(const int64_t *t, int n)
+{
+	if (n < 3 * BUFFER_TAIL)
+		return false;
+	return (double)window_median(t, n - 2 * BUFFER_TAIL, BUFFER_TAIL) <=
+	       BUFFER_FAST * (double)window_median(t, n, BUFFER_TAIL);
+}
+
+/*
  * The bytes a buffer took, from the times of writes in order after a pause
  * (0: none). A buffer fills only while the card is idle (doc/card-facts.md,
  * "Cards as they are made today"): past its end the writes run at the
@@ -113,19 +130,19 @@ uint64_t auto_buffer_from_writes(const int64_t *t, int n, uint64_t chunk, double
  */
 /*
  * One look for a buffer: a pause, then writes of chunk in order, up to
- * `most` bytes; the bytes that went fast (0: none), their rate, the rate
- * after them.
+ * `most` bytes and `late` writes more while the rate fell at the end; the
+ * bytes that went fast (0: none), their rate, the rate after them.
  */
-static uint64_t look_for_buffer(struct autostate *s, uint64_t chunk, uint64_t most, double *fast_rate,
+static uint64_t look_for_buffer(struct autostate *s, uint64_t chunk, uint64_t most, int late, double *fast_rate,
 				double *slow_rate)
 {
 	int max = (int)(most / chunk), n = 0;
 	uint64_t found = 0;
-	int64_t *t = calloc((size_t)(max > 0 ? max : 1), sizeof(*t));
+	int64_t *t = calloc((size_t)(max + late + 1), sizeof(*t));
 	if (!t)
 		return 0;
 	auto_pause(s);
-	while (n < max && !s->stop) {
+	while ((n < max || (n < max + late && fell_late(t, n))) && !s->stop) {
 		struct probe_row pr = { .chunk = chunk, .rounds = 1 };
 		struct rate_row row;
 		if (!auto_probe_row(s, 1, &pr, true, &row, &s->settle_st))
@@ -181,10 +198,17 @@ void auto_measure_buffer(struct autostate *s)
 	uint64_t blocks = s->erasesize <= BUFFER_OLD_ERASE ? BUFFER_LOOK_BLOCKS / 2 : BUFFER_LOOK_BLOCKS;
 	if (most > blocks * s->erasesize)
 		most = blocks * s->erasesize;
-	uint64_t b = look_for_buffer(s, chunk, most, &fast, &slow), b2 = 0;
+	uint64_t b = look_for_buffer(s, chunk, most, 0, &fast, &slow), b2 = 0;
 	if (b) {
+		/*
+		 * Cut short by the most, the second look goes on while its writes
+		 * fell at its end (fell_late): a buffer the first look found at
+		 * half the most or more fills again there, and shows its end only
+		 * with the steady writes after it.
+		 */
 		uint64_t again = 2 * b + 2 * BUFFER_TAIL * chunk;
-		b2 = look_for_buffer(s, chunk, again < most ? again : most, &fast2, &slow2);
+		b2 = again < most ? look_for_buffer(s, chunk, again, 0, &fast2, &slow2) :
+				    look_for_buffer(s, chunk, most, BUFFER_LATE_WRITES, &fast2, &slow2);
 	}
 	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
 	if (b && b2 && b2 <= 2 * b && b <= 2 * b2) {

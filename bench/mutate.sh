@@ -329,6 +329,9 @@ m replicas-that-disagree-are-no-agreement auto auto/auto_verdicts.c \
 m fast-writes-back-without-a-pause-are-no-buffer auto auto/auto_cache.c \
 	'|| tail_from(t, end, n, steady, false) >= 0)' ')' \
 	'test_auto'
+m second-buffer-look-goes-on-after-a-late-fall auto auto/auto_cache.c \
+	'look_for_buffer(s, chunk, most, BUFFER_LATE_WRITES, &fast2, &slow2);' 'look_for_buffer(s, chunk, most, 0, &fast2, &slow2);' \
+	'test_auto'
 m small-blocks-behind-a-buffer-keep-two-rows auto auto/auto_verdicts.c \
 	'return s->erasesize <= SMALL_ERASE && !s->buffer_bytes;' 'return s->erasesize <= SMALL_ERASE;' \
 	'test_auto'
