@@ -329,6 +329,15 @@ m replicas-that-disagree-are-no-agreement auto auto/auto_verdicts.c \
 m fast-writes-back-without-a-pause-are-no-buffer auto auto/auto_cache.c \
 	'|| tail_from(t, end, n, steady, false) >= 0)' ')' \
 	'test_auto'
+m a-buffer-is-told-by-its-drain auto auto/auto_cache.c \
+	'return auto_drain_agrees(took, idle, fast_ns, slow_ns);' 'return false;' \
+	'test_auto'
+m no-drain-look-on-small-erase-blocks auto auto/auto_cache.c \
+	'bool drained = b && s->erasesize > BUFFER_OLD_ERASE && drain_confirms' 'bool drained = b && drain_confirms' \
+	'test_auto'
+m a-drain-takes-what-the-idle-drained auto auto/auto_cache.c \
+	'return 2 * took >= expect && took <= 2 * expect;' 'return true;' \
+	'test_auto'
 m small-blocks-behind-a-buffer-keep-two-rows auto auto/auto_verdicts.c \
 	'return s->erasesize <= SMALL_ERASE && !s->buffer_bytes;' 'return s->erasesize <= SMALL_ERASE;' \
 	'test_auto'
