@@ -7,20 +7,21 @@
  *              unsure), each as many reads as the last one;
  *   FAT area   the linear reference and one --find-fat run, row by row;
  *   open-AU    the rest of the run under way (recorded as it starts, the
- *   searches   bracket counts it done), then from the search's bracket
- *              (auto_bracket): runs past the largest N that held until one
- *              collapses, then bisecting (collapsing one run in two), then
- *              the replicas at the two N that decide (add_run: the rows
- *              each writes; settle passes count as pauses); runs are keyed
- *              by what the bracket expects of them (hold, collapse: rates
- *              tenfold apart and more; linear, random, the random
- *              reference) and, once judged, re-keyed by what they were
- *              (rekey_runs), the settling before the next run with them;
+ *   searches   bracket counts it done), then the runs the search takes
+ *              (plan_course, as auto_search_open_aus chooses them: on past
+ *              the largest N that held until one collapses, bisecting, the
+ *              replicas at the two N that decide) on a card that keeps the
+ *              expected count open: the median of the population's counts
+ *              the bracket still allows (expected_open; add_run: the rows
+ *              each writes; a pause after each run that did not hold;
+ *              settle passes count as pauses); runs are keyed by what that
+ *              count makes of them (hold, collapse: rates tenfold apart and
+ *              more; linear, random, the random reference) and, once
+ *              judged, re-keyed by what they were (rekey_runs), the
+ *              settling before the next run with them;
  *   class      the area written and restored, the random phases (4 s each
  *              at most).
- * Before a search has a bracket it is planned as a card that keeps four
- * blocks open. The figures are estimates: the step's work is only known as
- * it goes.
+ * The figures are estimates: the step's work is only known as it goes.
  */
 #include <string.h>
 
@@ -29,7 +30,6 @@
 
 #define MiB (1ull << 20)
 #define PLAN_MAX 64
-#define EXPECTED_OPEN 4		/* a search without a bracket yet: most cards keep 1..6 open */
 #define CLASS_AREA (64 * MiB)	/* as checks/class.c plans it */
 #define CLASS_LINK (32 * MiB)
 #define CLASS_PHASE_NS 4000000000ll
@@ -131,15 +131,22 @@ static uint64_t erase_size(const struct autostate *s)
 
 enum { ROWS_HOLD = 3, ROWS_COLLAPSE = 3, ROWS_REPLICA = 2 };
 
+/* Each open-AU run's collapse is planned at this key. */
+static int collapse_key(bool random)
+{
+	return random ? KEY_RANDOM_COLLAPSES : KEY_COLLAPSES;
+}
+
 /*
  * One open-AU run at N: rows of N erase blocks, in I/Os of the decision
  * rows' size. A first run writes its settling row and both decision rows
  * (one that collapses too: it stops early only where the collapse is clear
  * before its last row); a replica of a hold writes its settling row and the
- * smaller decision row only.
+ * smaller decision row only. after_collapse: the run before it did not
+ * hold, and the card is left idle first (auto_pause).
  */
-static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, int key,
-		    int rows)
+static void add_run(const struct autostate *s, struct plan *p, long long nr, bool random, bool holds,
+		    int rows, bool after_collapse)
 {
 	uint64_t e = erase_size(s);
 	/*
@@ -148,7 +155,7 @@ static void add_run(const struct autostate *s, struct plan *p, long long nr, boo
 	 * a sixth of each block, as they come out on 4MiB blocks.
 	 */
 	uint64_t full = probes_known(s) ? auto_probe_bytes(s, nr, random, false) : (uint64_t)nr * e / 6;
-	bool after_collapse = p->n > 0 && p->w[p->n - 1].key == KEY_COLLAPSES;
+	int key = !holds ? collapse_key(random) : random ? KEY_RANDOM_HOLDS : KEY_HOLDS;
 
 	if (random && nr == 1) {	/* the random reference, every row, each replica (auto_open.c) */
 		if (probes_known(s))
@@ -156,10 +163,9 @@ static void add_run(const struct autostate *s, struct plan *p, long long nr, boo
 		key = KEY_RANDOM_REFERENCE;
 		rows = ROWS_HOLD;
 	}
-
 	add(p, full * (uint64_t)rows / ROWS_HOLD, e >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT),
-	    true, 0, random && key != KEY_RANDOM_REFERENCE ? (key == KEY_HOLDS ? KEY_RANDOM_HOLDS : KEY_RANDOM_COLLAPSES) : key);
-	if (after_collapse)	/* a collapse leaves the card owing work: a pause before the next run */
+	    true, 0, key);
+	if (after_collapse)	/* a run that did not hold leaves the card owing work (auto_open.c: dirty) */
 		pause_before(s, p, p->n - 1);
 }
 
@@ -169,76 +175,182 @@ static bool judged(const struct au_run *r)
 	return r->verdict != RUN_HOLDS || r->ratio[0] > 0 || r->ratio[1] > 0;
 }
 
-/*
- * The rest of the search's run under way: recorded as it started, the
- * bracket counts it as done (holding), its rows still to come are not.
- */
-static void plan_under_way(const struct autostate *s, struct plan *p, bool random)
+/* The open-AU run under way of a mode: recorded as it started, not judged yet; NULL if none. */
+static const struct au_run *run_under_way(const struct autostate *s, bool random)
 {
 	const struct au_run *r = s->nruns > 0 ? &s->runs[s->nruns - 1] : NULL;
 
-	if (!r || judged(r) || r->random != random || !probes_known(s))
-		return;
-	uint64_t full = auto_probe_bytes(s, r->nr, random, r->reference);
-	uint64_t done = s->d->bytes_written - r->written_before;
-	int key = random ? (r->reference ? KEY_RANDOM_REFERENCE : KEY_RANDOM_HOLDS) : KEY_HOLDS;
-	if (done < full)
-		add(p, full - done, erase_size(s) >> (random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT), true, 0,
-		    key);
+	return r && !judged(r) && r->random == random ? r : NULL;
 }
 
-/* The runs a search still needs, from its bracket; limit: the largest N it may test. */
-static void plan_search(const struct autostate *s, struct plan *p, bool random, long long limit)
+/*
+ * The rest of the search's run under way u: recorded as it started (the
+ * bracket counts it as done), its rows still to come, at the rate of a run
+ * that holds until it is judged.
+ */
+static void plan_under_way(const struct autostate *s, struct plan *p, const struct au_run *u)
+{
+	if (!probes_known(s))
+		return;
+	uint64_t full = auto_probe_bytes(s, u->nr, u->random, u->reference);
+	uint64_t done = s->d->bytes_written - u->written_before;
+	int key = u->random ? (u->reference ? KEY_RANDOM_REFERENCE : KEY_RANDOM_HOLDS) : KEY_HOLDS;
+	if (done < full)
+		add(p, full - done, erase_size(s) >> (u->random ? RANDOM_ROW_SHIFT : LINEAR_ROW_SHIFT), true,
+		    0, key);
+}
+
+/* What a search knows: its bracket (auto_bracket) and the replicas at each N. */
+struct search_state {
+	long long hold, collapse;
+	int reps[OPEN_AU_MAX_NR + 1];
+};
+
+static void search_now(const struct autostate *s, bool random, struct search_state *k)
 {
 	struct bracket b = auto_bracket(s, random);
-	long long hold = b.hold, collapse = b.collapse;
-	int hold_runs = hold > 0 ? auto_replicas(s, hold, random) : 0;
-	int collapse_runs = collapse ? auto_replicas(s, collapse, random) : 0;
+
+	memset(k, 0, sizeof(*k));
+	k->hold = b.hold;
+	k->collapse = b.collapse;
+	for (long long nr = 1; nr <= OPEN_AU_MAX_NR; nr++)
+		k->reps[nr] = auto_replicas(s, nr, random);
+}
+
+/* As auto_open.c's search: one at a time up to 5, then growing by half. */
+static long long next_larger(long long n)
+{
+	long long m = n + n / 2;
+	return n < 5 || m <= n ? n + 1 : m;
+}
+
+/*
+ * The search's next run from what it knows (auto_search_open_aus, the
+ * replicas as two that agree): a replica at the N that decide, else the
+ * next N up, else the middle of the bracket; 0: done.
+ */
+static long long next_run(const struct search_state *k, long long limit)
+{
+	if (k->collapse && k->collapse == k->hold + 1) {
+		if (k->hold > 0 && k->reps[k->hold] < 2)
+			return k->hold;
+		return k->reps[k->collapse] < 2 ? k->collapse : 0;
+	}
+	if (!k->collapse && k->hold >= limit)
+		return k->hold > 0 && k->reps[k->hold] < 2 ? k->hold : 0;
+	long long nr = k->collapse ? (k->hold + k->collapse) / 2 :
+		       next_larger(k->hold) < limit ? next_larger(k->hold) : limit;
+	return nr > k->hold ? nr : 0;
+}
+
+/* A run at nr of a card that keeps `open` blocks open: what the search knows after it. */
+static bool search_learns(struct search_state *k, long long nr, long long open)
+{
+	bool holds = nr <= open;
+
+	if (nr >= 1 && nr <= OPEN_AU_MAX_NR)
+		k->reps[nr]++;
+	if (holds && nr > k->hold && (!k->collapse || nr < k->collapse))
+		k->hold = nr;
+	if (!holds && (!k->collapse || nr < k->collapse))
+		k->collapse = nr;
+	return holds;
+}
+
+/*
+ * The runs the search still needs on a card that keeps `open` blocks open,
+ * from what it knows (the run under way counted as done), added to p.
+ */
+static void plan_course(const struct autostate *s, struct plan *p, bool random, long long limit,
+			struct search_state k, long long open)
+{
+	bool after_collapse = false;
+
+	for (int guard = 0; guard < 3 * OPEN_AU_MAX_NR && p->n < PLAN_MAX; guard++) {
+		long long nr = next_run(&k, limit);
+		if (!nr)
+			break;
+		bool replica = k.reps[nr] > 0;
+		bool holds = search_learns(&k, nr, open);
+		add_run(s, p, nr, random, holds, !holds ? ROWS_COLLAPSE : replica ? ROWS_REPLICA : ROWS_HOLD,
+			after_collapse);
+		after_collapse = !holds;
+	}
+}
+
+/*
+ * How often cards keep N blocks open, N = 0..32 (32: 32 and more), for
+ * writes in order (random: false) or out of order on a card that keeps
+ * `linear` open in order (0: not known): the population the calibration
+ * draws from doc/real-cards.tsv (bench/calibration.py; doc/card-facts.md,
+ * "The ETA's open-block counts"). In order: its weights, that of each count
+ * it names shared evenly with the counts between it and the one below; out
+ * of order: none in 3 of 10 cards, as many as in order in 3, else any count
+ * from 1 to that many alike.
+ */
+static double open_prior(long long n, bool random, long long linear)
+{
+	static const int named[][2] = { { 1, 12 }, { 2, 12 }, { 3, 14 }, { 4, 10 }, { 5, 8 }, { 6, 8 },
+					{ 7, 6 }, { 8, 6 }, { 9, 4 }, { 11, 4 }, { 12, 3 }, { 16, 4 },
+					{ 20, 3 }, { 24, 2 } };
+	if (random && linear > 0) {
+		if (n < 0 || n > linear)
+			return 0;
+		return (n == 0 ? 0.3 : 0) + (n == linear ? 0.3 : 0) + (n > 0 ? 0.4 / (double)linear : 0);
+	}
+	long long below = 0;
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; below = named[i][0], i++)
+		if (n > below && n <= named[i][0])
+			return (double)named[i][1] / (double)(named[i][0] - below);
+	return 0;
+}
+
+/*
+ * The count the plan expects: the median of the population's counts that
+ * the search still allows (from the largest N that held to the one below
+ * the first collapse; a count past the limit shows as the limit), where
+ * the plan is as likely to run long as short (the mean would weigh the
+ * few cards of many open blocks, whose searches cost the most, on every
+ * card); the largest N that held where the population has none left.
+ */
+static long long expected_open(const struct search_state *k, bool random, long long limit, long long linear)
+{
+	double weight[OPEN_AU_MAX_NR + 1], all = 0;
+	long long lo = k->hold, hi = k->collapse ? k->collapse - 1 : limit;
+
+	for (long long n = 0; n <= OPEN_AU_MAX_NR; n++) {
+		double w = 0;
+		for (long long m = n; m <= (n == limit ? OPEN_AU_MAX_NR : n); m++)
+			w += open_prior(m, random, linear);
+		weight[n] = n >= lo && n <= hi && n <= limit ? w : 0;
+		all += weight[n];
+	}
+	double sum = 0;
+	for (long long n = 0; n <= OPEN_AU_MAX_NR && all > 0; n++) {
+		sum += weight[n];
+		if (weight[n] > 0 && 2 * sum >= all)
+			return n;
+	}
+	return lo;
+}
+
+/*
+ * The runs a search still needs, from what it knows, on a card that keeps
+ * the expected count open; limit: the largest N it may test. The rest of
+ * the run under way first (now: the search is the current step).
+ */
+static void plan_search(const struct autostate *s, struct plan *p, bool random, long long limit, bool now)
+{
+	struct search_state k;
+	const struct au_run *u = now ? run_under_way(s, random) : NULL;
+	long long linear = random && s->have_lin && s->lin.n > 0 && !s->lin.at_least ? s->lin.n : 0;
 
 	if (limit < 1)
 		limit = 1;
-	if (!collapse) {
-		/*
-		 * Not collapsed yet: on as the search goes (one at a time up to 5,
-		 * then by half) to twice the largest N that held, at least one
-		 * past the usual count, where it is planned to collapse; then
-		 * bisecting down to the limit.
-		 */
-		long long to = 2 * hold > EXPECTED_OPEN + 1 ? 2 * hold : EXPECTED_OPEN + 1, nr = hold;
-		while (nr < to && nr < limit) {
-			nr = nr < 5 ? nr + 1 : nr + nr / 2;
-			nr = nr > limit ? limit : nr;
-			bool last = nr >= to || nr >= limit;
-			add_run(s, p, nr, random, last ? KEY_COLLAPSES : KEY_HOLDS,
-				last ? ROWS_COLLAPSE : ROWS_HOLD);
-			if (!last)
-				hold = nr;
-		}
-		collapse = nr > hold ? nr : 0;
-		hold_runs = collapse_runs = 1;
-	}
-	/*
-	 * bisecting: each run as likely to hold as to collapse, planned the
-	 * one and the other in turn (a collapse costs ten times a hold); the
-	 * replicas then at the two N it ends on
-	 */
-	for (long long lo = hold, hi = collapse, k = 0; collapse && hi - lo > 1; k++) {
-		long long mid = lo + (hi - lo) / 2;
-		bool collapses = k % 2 == 0;
-		add_run(s, p, mid, random, collapses ? KEY_COLLAPSES : KEY_HOLDS, ROWS_HOLD);
-		if (collapses) {
-			hi = collapse = mid;
-			collapse_runs = 1;
-		} else {
-			lo = hold = mid;
-			hold_runs = 1;
-		}
-	}
-	/* the replicas at the two N that decide: two runs each */
-	for (int k = hold_runs; hold > 0 && k < 2; k++)
-		add_run(s, p, hold, random, KEY_HOLDS, ROWS_REPLICA);
-	for (int k = collapse_runs; collapse && k < 2; k++)
-		add_run(s, p, collapse, random, KEY_COLLAPSES, ROWS_COLLAPSE);
+	if (u)
+		plan_under_way(s, p, u);
+	search_now(s, random, &k);
+	plan_course(s, p, random, limit, k, expected_open(&k, random, limit, linear));
 }
 
 /* The linear reference (twice) and one --find-fat run over the first erase blocks. */
@@ -300,14 +412,10 @@ static void plan_step(const struct autostate *s, struct plan *p, int step)
 		plan_fat(s, p);
 		break;
 	case AUTO_STEP_OPEN:
-		if (step == current)
-			plan_under_way(s, p, false);
-		plan_search(s, p, false, OPEN_AU_MAX_NR);
+		plan_search(s, p, false, OPEN_AU_MAX_NR, step == current);
 		break;
 	case AUTO_STEP_RANDOM:
-		if (step == current)
-			plan_under_way(s, p, true);
-		plan_search(s, p, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR);
+		plan_search(s, p, true, lin_exact ? s->lin.n : OPEN_AU_MAX_NR, step == current);
 		break;
 	case AUTO_STEP_CLASS:
 		plan_class(s, p);

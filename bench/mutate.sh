@@ -329,6 +329,15 @@ m replicas-that-disagree-are-no-agreement auto auto/auto_verdicts.c \
 m fast-writes-back-without-a-pause-are-no-buffer auto auto/auto_cache.c \
 	'|| tail_from(t, end, n, steady, false) >= 0)' ')' \
 	'test_auto'
+m a-buffer-is-told-by-its-drain auto auto/auto_cache.c \
+	'return auto_drain_agrees(took, idle, fast_ns, slow_ns);' 'return false;' \
+	'test_auto'
+m no-drain-look-on-small-erase-blocks auto auto/auto_cache.c \
+	'bool drained = b && s->erasesize > BUFFER_OLD_ERASE && drain_confirms' 'bool drained = b && drain_confirms' \
+	'test_auto'
+m a-drain-takes-what-the-idle-drained auto auto/auto_cache.c \
+	'return 2 * took >= expect && took <= 2 * expect;' 'return true;' \
+	'test_auto'
 m small-blocks-behind-a-buffer-keep-two-rows auto auto/auto_verdicts.c \
 	'return s->erasesize <= SMALL_ERASE && !s->buffer_bytes;' 'return s->erasesize <= SMALL_ERASE;' \
 	'test_auto'
@@ -413,12 +422,17 @@ m auto-eta-rekeys-a-run-by-what-it-turned-out progress auto/auto_progress.c \
 m auto-eta-plans-the-run-under-way progress auto/auto_progress.c \
 	'	if (done < full)' '	if (0)' \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
-m auto-eta-plans-collapses-in-bisection progress auto/auto_progress.c \
-	'bool collapses = k % 2 == 0;' 'bool collapses = false;' \
+m auto-eta-plans-collapses-past-the-expected-count progress auto/auto_progress.c \
+	'bool holds = nr <= open;' 'bool holds = true;' \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
 m analyze-reads-a-one-row-run-against-another-runs-row analysis analyze/analyze_open_au.c \
 	'if (r->nrows != 1 || !row_ok(&r->rows[0]))' 'if (1)' \
 	'test_analyze analyze-reads-a-one-row-open-au-run-only-against-another-runs-same-size-row'
+
+# ---- h56: the open-AU searches planned on the population's counts ----
+m auto-eta-expects-the-populations-median-count progress auto/auto_progress.c \
+	'if (weight[n] > 0 && 2 * sum >= all)' 'if (weight[n] > 0)' \
+	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
 
 # ---- h53: a restore through a descriptor without O_SYNC is flushed, also on Ctrl-C ----
 m restore-without-o-sync-is-flushed safety safety/preserve.c \

@@ -421,6 +421,90 @@ static void fast_writes_that_end_with_each_erase_block_are_no_ram_buffer(void)
 }
 
 /*
+ * A 4MiB buffer that a second look after a pause fills only at its end
+ * (today's calibration sdxc-128g seed=41, 64MiB blocks): the first look
+ * found it at ~4MiB, the second, capped at the 8MiB most, fell at its last
+ * eight writes and was no confirmation, so the counts were timed through
+ * the buffer (linear 1 and random 1, low, where it has 5 and 4). Its drain
+ * right after the first look tells it (below), and the counts are right.
+ */
+static void a_buffer_the_second_look_fills_at_its_end_is_seen(void)
+{
+	const char *spec = "sim:sdxc-128g,size=123506524160,erasesize=67108864,pagesize=16384,open-au=5,"
+			   "random-au=4,fat-aus=0,seed=41,slc-cache=0,native=33,buffer=4194304,idle-gc=0,"
+			   "geometry=visible,noise=0,state=used,gc-defer=2,multiplane=0,group=4294967296,"
+			   "spikes=0,stretch=0,drift=5,jitter=100,burst=1,map-unit=0,claims=none,queue=0";
+	struct outcome r = run_auto(spec, true, false, 0);
+	CHECK_EQ(r.rc, 0);
+	CHECK(has(&r, "Writes after a pause are buffered: the first ~4.06MiB"));
+	CHECK(has(&r, "open erase blocks      5 ("));
+	CHECK(has(&r, "open, random writes    4 ("));
+	free(r.text);
+}
+
+/* The JSON's write_path pauses and pause_ns: did --auto idle other than in whole pauses? */
+static bool idled_short_of_a_pause(const struct outcome *r)
+{
+	const char *p = r->text ? strstr(r->text, "\"pauses\": ") : NULL;
+	const char *q = r->text ? strstr(r->text, "\"pause_ns\": ") : NULL;
+	CHECK(p && q);
+	if (!p || !q)
+		return false;
+	long long pauses = strtoll(p + strlen("\"pauses\": "), NULL, 10);
+	long long ns = strtoll(q + strlen("\"pause_ns\": "), NULL, 10);
+	return ns != pauses * AUTO_PAUSE_NS;
+}
+
+/*
+ * A buffer told by its drain (today's calibration sdxc-128g seed=40: a
+ * 1MiB buffer on 32MiB blocks): the first look found ~1MiB, and the second
+ * look after a pause no buffer (the card's own work behind the buffer had
+ * changed with the first look's), so the counts were timed through it:
+ * linear 2, random 2, no FAT area, all low, where it has 3, 3 and one FAT
+ * block. Right after the first look, a short idle lets in as many fast
+ * writes as it drained, then they run slow again: a buffer, and the three
+ * answers are right at high confidence. On a card of 256KiB blocks (sa04g
+ * seed=120, no buffer, one the first look read) no such idle is taken.
+ */
+static void a_buffer_told_by_its_drain_after_the_look_is_seen(void)
+{
+	const char *spec = "sim:sdxc-128g,size=123635499008,erasesize=33554432,pagesize=8192,open-au=3,"
+			   "random-au=3,fat-aus=1,seed=40,slc-cache=0,native=33,buffer=1048576,idle-gc=0,"
+			   "geometry=visible,noise=5,state=used,gc-defer=1,multiplane=0,group=0,spikes=1,"
+			   "stretch=1,drift=5,jitter=300,burst=5,map-unit=0,claims=none,queue=0";
+	struct outcome r = run_auto(spec, true, false, 0);
+	CHECK_EQ(r.rc, 0);
+	CHECK(has(&r, "Writes after a pause are buffered: the first ~1MiB"));
+	CHECK(has(&r, "open erase blocks      3 (high"));
+	CHECK(has(&r, "open, random writes    3 (high"));
+	CHECK(has(&r, "FAT-optimised area     1 erase block"));
+	free(r.text);
+	r = run_auto(spec, true, true, 0);
+	CHECK(idled_short_of_a_pause(&r));
+	free(r.text);
+	r = run_auto("sim:sa04g,size=2147483648,erasesize=262144,pagesize=32768,open-au=2,random-au=2,"
+		     "fat-aus=2,seed=120,noise=2,state=clean,gc-defer=0,multiplane=0,group=0,spikes=0,"
+		     "stretch=0,drift=0,jitter=50,burst=5,map-unit=0,claims=none", true, true, 0);
+	CHECK_EQ(r.rc, 0);
+	CHECK(!idled_short_of_a_pause(&r));
+	free(r.text);
+	/*
+	 * The drain's size: an idle of 16 times the 13ms a write's work exceeds
+	 * its intake (1ms into the buffer, 14ms behind it) lets in 16 writes;
+	 * 9 or 30 fit (the card's work varies), 40 do not: fast writes running
+	 * on far past what the idle drained were slowed by a busy host in the
+	 * look, not a buffer's; 7 do not either.
+	 */
+	const double idle = 16 * 13e6, fast = 1e6, slow = 14e6;
+	CHECK(auto_drain_agrees(16, idle, fast, slow));
+	CHECK(auto_drain_agrees(9, idle, fast, slow));
+	CHECK(auto_drain_agrees(30, idle, fast, slow));
+	CHECK(!auto_drain_agrees(40, idle, fast, slow));
+	CHECK(!auto_drain_agrees(7, idle, fast, slow));
+	CHECK(!auto_drain_agrees(0, idle, fast, slow));
+}
+
+/*
  * Two of today's cards (calibration --today, tlc-32g seed=19 and seed=66)
  * whose FAT check stayed inside a write cache the budget could pass
  * ("unknown" on main): on the one the look for the cache's end kept room to
@@ -807,6 +891,8 @@ int main(void)
 	find_fat_columns_fast_from_a_random_slot_are_no_fat_area();
 	a_fake_without_room_after_its_fat_area_starts_its_one_partition_on_an_erase_block();
 	fast_writes_that_end_with_each_erase_block_are_no_ram_buffer();
+	a_buffer_the_second_look_fills_at_its_end_is_seen();
+	a_buffer_told_by_its_drain_after_the_look_is_seen();
 	the_fat_check_runs_past_a_write_cache_the_budget_can_pass();
 	small_erase_block_runs_decide_on_one_whole_block_row();
 	a_fat_check_a_write_cache_took_is_not_determinable_with_the_counts_line();
