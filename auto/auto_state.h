@@ -377,6 +377,8 @@ bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s);
 int auto_fat_area_before_a_buffers_pace(const struct autostate *s);
 /* "No FAT area" over columns that held, more of them than the card's random blocks. */
 bool auto_fat_none_past_the_random_slots(const struct autostate *s);
+/* Every row of the FAT check fits in the RAM buffer seen: no column is timed on its own. */
+bool auto_fat_rows_inside_the_buffer(const struct autostate *s);
 void auto_judge_fat_none_past_the_random_slots(struct autostate *s);
 
 /* the verdicts from the --open-au runs (auto/auto_verdicts.c) */

@@ -468,6 +468,9 @@ m fat-buffer-paced-column-is-not-the-area auto auto/auto_fat.c \
 m fat-none-over-held-columns-past-the-random-count-is-low auto auto/auto_fat.c \
 	'if (row->ncols <= s->rnd.n || !(ref > 0))' 'if (1)' \
 	'test_auto'
+m fat-rows-inside-the-buffer-time-no-column auto auto/auto_fat.c \
+	'if (!row || row > s->buffer_bytes)' 'if (1)' \
+	'test_auto'
 m page-row-a-quarter-up-the-step-is-low analysis analyze/analyze_align.c \
 	's.max_below >= PAGE_BELOW_HIDES * s.h' 's.max_below > s.h' \
 	'test_analyze'

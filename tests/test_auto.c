@@ -840,7 +840,7 @@ static void a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_
  * "none" is low there. Six random blocks, a column that collapsed, or a
  * count that is only a floor leave it as it was.
  */
-static void no_fat_area_over_held_columns_past_the_random_count_is_low(void)
+static void no_fat_area_over_held_columns_past_the_random_count_or_inside_the_buffer_is_low(void)
 {
 	struct autostate *s = &fat_pace;
 	memset(s, 0, sizeof(*s));
@@ -871,9 +871,25 @@ static void no_fat_area_over_held_columns_past_the_random_count_is_low(void)
 	fat_rows[1].rate[5] = 0.3 * 14e6;	/* the sixth block paid a copy */
 	CHECK(!auto_fat_none_past_the_random_slots(s));
 	fat_rows[1].rate[5] = 11e6;
+	/* every row (3 and 1.5 MiB) inside a 4 MiB buffer found: no column timed on its own */
+	for (int i = 0; i < 2; i++)
+		for (int c = 0; c < 6; c++)
+			fat_rows[i].bytes[c] = (512u << 10) >> i;
+	s->buffer_bytes = 4390912;
+	CHECK(auto_fat_rows_inside_the_buffer(s));
+	s->buffer_bytes = 2 << 20;	/* smaller than the first row: its columns are their own */
+	CHECK(!auto_fat_rows_inside_the_buffer(s));
+	s->buffer_bytes = 0;
+	CHECK(!auto_fat_rows_inside_the_buffer(s));
 	auto_judge_fat_none_past_the_random_slots(s);
 	CHECK_EQ(s->fatest.conf, CONF_LOW);
 	CHECK(strstr(s->fatest.evidence, "more than the card's 4 for random writes") != NULL);
+	s->fatest = (struct fat_estimate){ .aus = 0, .conf = CONF_HIGH };
+	s->rnd.n = 6;
+	s->buffer_bytes = 4390912;
+	auto_judge_fat_none_past_the_random_slots(s);
+	CHECK_EQ(s->fatest.conf, CONF_LOW);
+	CHECK(strstr(s->fatest.evidence, "fits in the card's") != NULL);
 }
 
 int main(void)
@@ -901,6 +917,6 @@ int main(void)
 	a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit();
 	a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area();
 	a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_buffers_pace();
-	no_fat_area_over_held_columns_past_the_random_count_is_low();
+	no_fat_area_over_held_columns_past_the_random_count_or_inside_the_buffer_is_low();
 	return unit_summary();
 }
