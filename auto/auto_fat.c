@@ -172,15 +172,7 @@ bool auto_fat_lead_is_a_buffers_pace(const struct autostate *s)
 				v[n++] = row->rate[c];
 			}
 		}
-		/* the typical later column: their median */
-		for (int a = 0; a < n; a++)
-			for (int b = a + 1; b < n; b++)
-				if (v[b] < v[a]) {
-					double t = v[a];
-					v[a] = v[b];
-					v[b] = t;
-				}
-		double typical = v[n / 2];
+		double typical = median_of(v, n);	/* the typical later column */
 		/* level later columns, within FAT_SCATTER: one data area, not a buffer's pace moving */
 		if (!(later > 0) || lead >= FAT_CLEAR * later || typical >= CLEAR_COLLAPSE * ref ||
 		    later > (1 + FAT_SCATTER) * v[0])

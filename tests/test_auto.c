@@ -751,25 +751,40 @@ static void a_random_run_behind_a_buffer_opens_with_writes_of_its_mapping_unit(v
 static struct autostate fat_pace;
 static struct rate_row fat_ref_rows[2], fat_rows[2];
 
-static void a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area(void)
+/*
+ * fat_pace as a card of 32 MiB blocks: a reference (N=1) of two rows from
+ * row0 down at ref[0], ref[1], and a FAT run of those rows, six columns at
+ * rates[row][column].
+ */
+static struct autostate *fat_pace_card(uint32_t row0, const double ref[2], const double rates[2][6])
 {
 	struct autostate *s = &fat_pace;
-	const double lead[2] = { 29.6e3, 16.5e3 }, later[2] = { 25.8e3, 14.1e3 };
 	memset(s, 0, sizeof(*s));
 	s->erasesize = 32 << 20;
 	for (int i = 0; i < 2; i++)
-		fat_ref_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 1,
-						     .rate = { 30e6 } };
+		fat_ref_rows[i] = (struct rate_row){ .blocksize = row0 >> i, .ncols = 1,
+						     .rate = { ref[i] } };
 	s->runs[0] = (struct au_run){ .nr = 1, .reference = true, .settle = -1, .verdict = RUN_HOLDS };
 	s->runs[0].r = (struct rate_result){ .erasesize = s->erasesize, .nr = 1, .rows = fat_ref_rows,
 					     .nrows = 2 };
 	s->nruns = 1;
 	for (int i = 0; i < 2; i++) {
-		fat_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 6 };
+		fat_rows[i] = (struct rate_row){ .blocksize = row0 >> i, .ncols = 6 };
 		for (int c = 0; c < 6; c++)
-			fat_rows[i].rate[c] = c < 2 ? lead[i] : later[i] * (1 - 0.02 * c);
+			fat_rows[i].rate[c] = rates[i][c];
 	}
 	s->fat = (struct rate_result){ .erasesize = s->erasesize, .rows = fat_rows, .nrows = 2 };
+	return s;
+}
+
+static void a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area(void)
+{
+	const double lead[2] = { 29.6e3, 16.5e3 }, later[2] = { 25.8e3, 14.1e3 }, ref[2] = { 30e6, 30e6 };
+	double rates[2][6];
+	for (int i = 0; i < 2; i++)
+		for (int c = 0; c < 6; c++)
+			rates[i][c] = c < 2 ? lead[i] : later[i] * (1 - 0.02 * c);
+	struct autostate *s = fat_pace_card(16 << 10, ref, rates);
 	s->fatest.aus = 2;
 	CHECK(auto_fat_lead_is_a_buffers_pace(s));
 	/* the later columns at half of linear writes: not collapsed, the lead stands */
@@ -800,24 +815,9 @@ static void a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area(void)
  */
 static void a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_buffers_pace(void)
 {
-	struct autostate *s = &fat_pace;
 	const double rows[2][6] = { { 287e3, 81e3, 50e3, 47e3, 47e3, 47e3 },
-				    { 71e3, 48e3, 29e3, 25e3, 24e3, 23e3 } };
-	memset(s, 0, sizeof(*s));
-	s->erasesize = 32 << 20;
-	for (int i = 0; i < 2; i++)
-		fat_ref_rows[i] = (struct rate_row){ .blocksize = (32 << 10) >> i, .ncols = 1,
-						     .rate = { 30e6 } };
-	s->runs[0] = (struct au_run){ .nr = 1, .reference = true, .settle = -1, .verdict = RUN_HOLDS };
-	s->runs[0].r = (struct rate_result){ .erasesize = s->erasesize, .nr = 1, .rows = fat_ref_rows,
-					     .nrows = 2 };
-	s->nruns = 1;
-	for (int i = 0; i < 2; i++) {
-		fat_rows[i] = (struct rate_row){ .blocksize = (32 << 10) >> i, .ncols = 6 };
-		for (int c = 0; c < 6; c++)
-			fat_rows[i].rate[c] = rows[i][c];
-	}
-	s->fat = (struct rate_result){ .erasesize = s->erasesize, .rows = fat_rows, .nrows = 2 };
+				    { 71e3, 48e3, 29e3, 25e3, 24e3, 23e3 } }, ref[2] = { 30e6, 30e6 };
+	struct autostate *s = fat_pace_card(32 << 10, ref, rows);
 	s->fatest.aus = 2;
 	CHECK_EQ(auto_fat_area_before_a_buffers_pace(s), 1);
 	/* the second column 3x the later ones in one row: a second FAT block */
@@ -842,22 +842,12 @@ static void a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_
  */
 static void no_fat_area_over_held_columns_past_the_random_count_or_inside_the_buffer_is_low(void)
 {
-	struct autostate *s = &fat_pace;
-	memset(s, 0, sizeof(*s));
-	s->erasesize = 32 << 20;
+	const double ref[2] = { 24.7e6, 14e6 };
+	double rates[2][6];
 	for (int i = 0; i < 2; i++)
-		fat_ref_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 1,
-						     .rate = { i ? 14e6 : 24.7e6 } };
-	s->runs[0] = (struct au_run){ .nr = 1, .reference = true, .settle = -1, .verdict = RUN_HOLDS };
-	s->runs[0].r = (struct rate_result){ .erasesize = s->erasesize, .nr = 1, .rows = fat_ref_rows,
-					     .nrows = 2 };
-	s->nruns = 1;
-	for (int i = 0; i < 2; i++) {
-		fat_rows[i] = (struct rate_row){ .blocksize = (16 << 10) >> i, .ncols = 6 };
 		for (int c = 0; c < 6; c++)
-			fat_rows[i].rate[c] = (i ? 11e6 : 21e6) * (1 - 0.02 * c);
-	}
-	s->fat = (struct rate_result){ .erasesize = s->erasesize, .rows = fat_rows, .nrows = 2 };
+			rates[i][c] = (i ? 11e6 : 21e6) * (1 - 0.02 * c);
+	struct autostate *s = fat_pace_card(16 << 10, ref, rates);
 	s->have_fat = s->have_rnd = true;
 	s->fatest = (struct fat_estimate){ .aus = 0, .conf = CONF_MEDIUM };
 	s->rnd = (struct count_estimate){ .n = 4, .conf = CONF_LOW };
