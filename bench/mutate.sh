@@ -441,6 +441,9 @@ m restore-without-o-sync-is-flushed safety safety/preserve.c \
 m a-failed-restore-flush-is-a-failed-restore safety safety/preserve.c \
 	'if (e && r == 0) {' 'if (0) {' \
 	'class-whose-restore-flush-fails-is-a-failed-restore-naming-device-and-error'
+m preserve-ignores-sigpipe-until-restored safety safety/preserve.c \
+	'sigaction(SIGPIPE, &ignore, &pv_old_sigpipe);' ';' \
+	'preserve-restores-the-device-even-when-the-output-pipe-is-closed'
 
 # ---- h57: judging a change against chance (bench/calibration.py) ----
 m calibration-reroll-moves-the-seed bench bench/calibration.py \

@@ -224,6 +224,15 @@ release_stdout() {
 	tr -d '\0' <"$T/held.raw" >"$T/held.out"
 }
 
+# closed_stdout: fd 6, the write end of a FIFO whose only reader is already
+# closed: a command whose standard output is >&6 gets EPIPE (and SIGPIPE)
+# at its first write, on any machine (a `| true` pipe closes whenever true
+# gets to run, so a short output may all fit in the pipe before it does).
+closed_stdout() {
+	mkfifo "$T/closed" || fail "cannot make a FIFO"
+	exec 5<>"$T/closed" 6>"$T/closed" 5<&-
+}
+
 # wait_until PID CMD...: until CMD succeeds (the event it looks for) or PID
 # ends; false if PID ended first and CMD still fails. Never a time limit.
 wait_until() {

@@ -10,8 +10,9 @@ before=$(cksum < "$img")
 loop=$(make_loop "$img")
 w0=$(sectors_written "$loop")
 
-"$FB" -O --preserve -e 1M -b 128K "$loop" 2>"$T/err" | true
-rc=${PIPESTATUS[0]} errout=$(cat "$T/err")
+closed_stdout
+"$FB" -O --preserve -e 1M -b 128K "$loop" 2>"$T/err" >&6
+rc=$? errout=$(cat "$T/err")
 written=$(( ($(sectors_written "$loop") - w0) * 512 ))
 # two erase blocks of 1 MiB are saved and put back: the test itself wrote the rest
 [ "$written" -gt $((2 << 20)) ] || fail "the run wrote $written bytes to the device: it did not run its test"
