@@ -41,8 +41,10 @@ assert a["sfdisk"].endswith("sudo sfdisk " + sys.argv[1]) and a["ext4"].endswith
 # sfdisk asks the kernel to re-read the table; where a loop device ignores that, partx adds
 # the partitions (a card's own disk re-reads); devtmpfs makes the node a moment later
 partx -u "$loop" 2>/dev/null
-for _ in $(seq 100); do [ -b "${loop}p1" ] && break; sleep 0.05; done
-[ -b "${loop}p1" ] || fail "no ${loop}p1 after the partition script: $(cat "$T/log")"
+part=/sys/class/block/$(basename "$loop")p1
+[ -e "$part" ] || fail "no ${loop}p1 after the partition script: $(cat "$T/log")"
+# the kernel has the partition (partx returns after adding it): its node comes, however long it takes
+while [ ! -b "${loop}p1" ]; do sleep 0.05; done
 ( eval "$ext4_line" ) >"$T/log" 2>&1 || fail "'$ext4_line': $(tail -n 3 "$T/log")"
 [ "$(blkid -p -o value -s TYPE "${loop}p1")" = ext4 ] || fail "no ext4 on ${loop}p1"
 
