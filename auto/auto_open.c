@@ -888,6 +888,23 @@ static long long next_larger(long long n)
 	return n < 5 || m <= n ? n + 1 : m;
 }
 
+/*
+ * Random runs of whole small blocks (SMALL_ERASE and less) at N >= 2: two
+ * replicas, each unclear, and unclear together, are as far as the search
+ * goes there. Such a run writes every position of its blocks, so its rates
+ * vary little between replicas (a third ran within a few percent of the
+ * two on the calibration's 128 KiB cards), and on a 128 KiB card the
+ * third, with the settle pass before it (0.25 ... 0.5 MiB), is what takes
+ * the bytes past the manual sequence's (issue 26; doc/card-facts.md,
+ * "Small erase blocks: two unclear random replicas").
+ */
+static bool unclear_settled_small(const struct autostate *s, long long nr, bool random, int reps,
+				  enum collapse v)
+{
+	return whole_blocks(s) && random && nr >= 2 && reps >= 2 && v == RUN_UNCLEAR &&
+	       auto_agreeing(s, nr, random) == reps;
+}
+
 /* Another replica at N is needed: fewer than two, or they do not agree yet. */
 static bool needs_replica(const struct autostate *s, long long nr, bool random, bool collapse)
 {
@@ -903,6 +920,8 @@ static bool needs_replica(const struct autostate *s, long long nr, bool random, 
 	 * spanned, and cannot decide (issue 26: stop where more cannot decide).
 	 */
 	if (reps >= 3 && v == RUN_UNCLEAR && auto_agreeing(s, nr, random) == reps)
+		return false;
+	if (unclear_settled_small(s, nr, random, reps, v))
 		return false;
 	if (reps < 2 || auto_agreeing(s, nr, random) < 2 || v == RUN_UNCLEAR)
 		return true;

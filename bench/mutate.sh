@@ -386,6 +386,9 @@ m runs-holding-past-a-fall-went-to-the-cache auto auto/auto_plan.c \
 m random-opening-behind-a-buffer-writes-the-unit auto auto/auto_open.c \
 	'if (random && s->buffer_bytes && s->map_unit > chunk) {' 'if (0) {' \
 	'test_auto'
+m two-unclear-small-random-replicas-end-the-search auto auto/auto_open.c \
+	'return whole_blocks(s) && random && nr >= 2 && reps >= 2' 'return whole_blocks(s) && random && nr >= 2 && reps >= 3' \
+	'test_auto'
 m fat-thin-lead-over-collapsed-columns-is-none auto auto/auto_fat.c \
 	'typical >= CLEAR_COLLAPSE * ref ||' 'typical >= 0 * ref ||' \
 	'test_auto'

@@ -882,6 +882,36 @@ static void no_fat_area_over_held_columns_past_the_random_count_or_inside_the_bu
 	CHECK(strstr(s->fatest.evidence, "fits in the card's") != NULL);
 }
 
+/* How many runs of the JSON report start with `head` ("{\"nr\": 2, \"random\": true, ..."). */
+static int runs_starting(const char *json, const char *head)
+{
+	int n = 0;
+	for (const char *p = json; p && (p = strstr(p, head)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * Issue 26, small erase blocks cost little: on a 128 KiB card (the
+ * calibration's sa04g seed=259: 3 open, 1 random) random N=2 runs unclear
+ * (0.71 ... 0.75 of one block) each time; two such replicas that agree end
+ * the search there, where a third and its settle pass took the bytes past
+ * the manual sequence's (9.5 MiB, capacity check apart). The count stays 1.
+ */
+static void two_unclear_random_replicas_of_whole_small_blocks_end_the_search(void)
+{
+	const char *spec = "sim:sa04g,size=8589934592,erasesize=131072,pagesize=16384,open-au=3,random-au=1,"
+			   "fat-aus=0,seed=259,noise=10,state=discarded,discard=keep,gc-defer=4,multiplane=0,"
+			   "group=0,spikes=1,stretch=0,drift=0,jitter=20,burst=0,map-unit=0,claims=none";
+	struct outcome r = run_auto(spec, true, true, 0);
+	const char *json = r.text ? r.text : "";
+	CHECK_EQ(r.rc, 0);
+	CHECK_EQ(runs_starting(json, "{\"nr\": 2, \"random\": true, \"verdict\": \"unclear\""), 2);
+	CHECK_EQ(runs_starting(json, "{\"nr\": 2, \"random\": true, \"verdict\": \"holds\""), 0);
+	CHECK(has(&r, "\"open_au_random\": {\n      \"n\": 1,\n      \"at_least\": false"));
+	free(r.text);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -908,5 +938,6 @@ int main(void)
 	a_thin_lead_over_collapsed_level_fat_columns_is_no_fat_area();
 	a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_buffers_pace();
 	no_fat_area_over_held_columns_past_the_random_count_or_inside_the_buffer_is_low();
+	two_unclear_random_replicas_of_whole_small_blocks_end_the_search();
 	return unit_summary();
 }
