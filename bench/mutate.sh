@@ -387,7 +387,10 @@ m random-opening-behind-a-buffer-writes-the-unit auto auto/auto_open.c \
 	'if (random && s->buffer_bytes && s->map_unit > chunk) {' 'if (0) {' \
 	'test_auto'
 m two-unclear-small-random-replicas-end-the-search auto auto/auto_open.c \
-	'return whole_blocks(s) && random && nr >= 2 && reps >= 2' 'return whole_blocks(s) && random && nr >= 2 && reps >= 3' \
+	'return s->erasesize <= UNCLEAR_PAIR_ERASE && random && reps >= 2' 'return s->erasesize <= UNCLEAR_PAIR_ERASE && random && reps >= 3' \
+	'test_auto'
+m two-unclear-random-replicas-only-up-to-128k auto auto/auto_open.c \
+	'#define UNCLEAR_PAIR_ERASE (128u << 10)' '#define UNCLEAR_PAIR_ERASE (256u << 10)' \
 	'test_auto'
 m fat-thin-lead-over-collapsed-columns-is-none auto auto/auto_fat.c \
 	'typical >= CLEAR_COLLAPSE * ref ||' 'typical >= 0 * ref ||' \
