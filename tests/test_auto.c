@@ -904,7 +904,19 @@ static void a_count_behind_a_blurring_buffer_stands_where_the_runs_show_a_limit(
 {
 	struct autostate *s = &behind_buffer;
 	struct count_estimate two = { .n = 2, .conf = CONF_LOW };
+	static const struct params params;
+	static const struct auto_opts opts;
+	struct dev d;
+	char err[256] = "";
+	if (dev_open(&d, "sim:size=64G,erasesize=32M,pagesize=16K", DEV_WRITE, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return;
+	}
 	memset(s, 0, sizeof(*s));
+	s->d = &d;
+	s->p = &params;
+	s->o = &opts;
 	s->erasesize = 32 * MiB;
 	s->buffer_bytes = 6 * MiB;
 	CHECK(auto_buffer_blurs(s));
@@ -929,9 +941,15 @@ static void a_count_behind_a_blurring_buffer_stands_where_the_runs_show_a_limit(
 	buffer_run(s, 3, RUN_UNCLEAR);
 	CHECK(!auto_count_stands_behind_buffer(s, false, &two));
 	/* the hold at N collapsed when measured again: a write cache's end */
-	s->nruns = 5;
+	s->nruns = 4;
+	buffer_run(s, 3, RUN_COLLAPSED);
+	CHECK(auto_count_stands_behind_buffer(s, false, &two));
 	buffer_run(s, 2, RUN_COLLAPSED);
 	CHECK(!auto_count_stands_behind_buffer(s, false, &two));
+	s->lin = two;
+	auto_judge_determinable(s);
+	CHECK(s->nd_lin.reason && !strcmp(s->nd_lin.reason, "ram-buffer"));
+	CHECK_EQ(s->lin.conf, CONF_NONE);
 	/* no run at N held */
 	s->nruns = 0;
 	buffer_run(s, 2, RUN_UNCLEAR);
@@ -949,6 +967,7 @@ static void a_count_behind_a_blurring_buffer_stands_where_the_runs_show_a_limit(
 	/* "at least N" has no collapse to stand on */
 	two.at_least = true;
 	CHECK(!auto_count_stands_behind_buffer(s, false, &two));
+	dev_close(&d);
 }
 
 int main(void)
