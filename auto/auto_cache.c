@@ -290,7 +290,8 @@ void auto_measure_buffer(struct autostate *s)
 	}
 	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
 	if (drained || (b && b2 && b2 <= 2 * b && b <= 2 * b2)) {
-		s->buffer_bytes = buffer_holds(b, fast, slow);
+		s->buffer_bytes = b;
+		s->buffer_held = buffer_holds(b, fast, slow);
 		s->buffer_fast_rate = fast;
 		s->buffer_slow_rate = slow;
 	}

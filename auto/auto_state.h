@@ -250,6 +250,7 @@ struct autostate {
 	int64_t pause_ns;	/* their sum */
 	bool no_pauses;		/* a write cache seen: a pause would fold it back */
 	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
+	uint64_t buffer_held;	/* ... what it holds: those less what drained behind them */
 	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
 	int regime;		/* 0, or 1 once a write cache was passed: runs before it are stale */
 	bool cache_checked;	/* writes in order looked for the end of a write cache */
