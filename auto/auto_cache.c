@@ -232,7 +232,7 @@ static bool drain_confirms(struct autostate *s, uint64_t chunk, uint64_t found, 
  * behind the host: doc/card-facts.md, "A RAM write buffer"), so of `fast`
  * bytes slow_rate / fast_rate had left it when it was full.
  */
-static uint64_t buffer_holds(uint64_t fast, double fast_rate, double slow_rate)
+uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate)
 {
 	if (!(fast_rate > slow_rate) || !(slow_rate > 0))
 		return fast;
@@ -291,7 +291,7 @@ void auto_measure_buffer(struct autostate *s)
 	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
 	if (drained || (b && b2 && b2 <= 2 * b && b <= 2 * b2)) {
 		s->buffer_bytes = b;
-		s->buffer_held = buffer_holds(b, fast, slow);
+		s->buffer_held = auto_buffer_holds(b, fast, slow);
 		s->buffer_fast_rate = fast;
 		s->buffer_slow_rate = slow;
 	}

@@ -361,6 +361,8 @@ void auto_measure_buffer(struct autostate *s);
 /* A RAM buffer's bytes from the times of n writes of chunk in order after a pause; 0: none. */
 uint64_t auto_buffer_from_writes(const int64_t *t, int n, uint64_t chunk, double *fast_rate, double *slow_rate);
 bool auto_drain_agrees(int took, double idle_ns, double fast_ns, double slow_ns);
+/* What a buffer holds that took `fast` bytes at fast_rate and drained at slow_rate behind them. */
+uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate);
 /* A RAM buffer larger than a run can fill with its own writes before it is timed. */
 bool auto_buffer_blurs(const struct autostate *s);
 /*
