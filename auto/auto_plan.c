@@ -230,7 +230,7 @@ static void judge_one(struct autostate *s, bool random, struct count_estimate *c
 	 * the work of the writes before them, and an uncertain count says
 	 * nothing. The original's runs write whole blocks, row by row.
 	 */
-	if (auto_buffer_blurs(s) && c->conf <= CONF_LOW) {
+	if (auto_buffer_blurs(s) && c->conf <= CONF_LOW && !auto_count_stands_behind_buffer(s, random, c)) {
 		struct bracket b = auto_bracket(s, random);
 		long long at = b.collapse ? b.collapse : c->n + 1;
 		uint64_t cost = 0;

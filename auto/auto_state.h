@@ -412,6 +412,9 @@ struct bracket auto_bracket(const struct autostate *s, bool random);
 bool auto_opposite_replica(const struct autostate *s, long long nr, bool random);
 /* Replicas at N whose own verdict is the combined one. */
 int auto_agreeing(const struct autostate *s, long long nr, bool random);
+/* A count not sure behind a RAM buffer that blurs every row, shown by the runs anyway. */
+bool auto_count_stands_behind_buffer(const struct autostate *s, bool random,
+				     const struct count_estimate *c);
 /* The best (least disturbed) rate at blocksize over the replicas at N; 0: none. */
 double auto_best_rate(const struct autostate *s, long long nr, bool random, uint64_t blocksize);
 /* Between the two fastest N=1 replicas of a mode at blocksize, relative; < 0 with fewer. */

@@ -487,6 +487,17 @@ m page-thin-level-between-is-low analysis analyze/analyze_align.c \
 	'mid < PAGE_MID_SURE * s.h' 'mid < 0' \
 	'test_analyze'
 
+# ---- h65: a count behind a RAM buffer that blurs every row, where the runs show the limit ----
+m buffer-count-a-hold-that-collapsed-again-is-a-cache auto auto/auto_verdicts.c \
+	'if (r->nr == n && r->verdict == RUN_COLLAPSED)' 'if (0)' \
+	'test_auto'
+m buffer-count-needs-two-collapses-past-it auto auto/auto_verdicts.c \
+	'return held && at_next >= 2;' 'return held && at_next >= 1;' \
+	'test_auto'
+m buffer-count-stands-instead-of-not-determinable auto auto/auto_plan.c \
+	' && !auto_count_stands_behind_buffer(s, random, c)' '' \
+	'test_auto'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
