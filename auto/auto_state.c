@@ -94,12 +94,14 @@ void auto_pause(struct autostate *s)
 /*
  * A buffer no run can fill with writes of its own before it is timed: the
  * lead-ins stop at a quarter of each block, and that is less than half of
- * BUFFER_FLUSH buffers (the size found is the bytes that went at bus speed,
- * up to twice the buffer where the card drains it as fast as half the bus).
+ * BUFFER_FLUSH buffers of what it holds (buffer_held: the bytes that went
+ * at bus speed less what drained behind them, up to twice the buffer where
+ * the card drains it as fast as half the bus).
  */
 bool auto_buffer_blurs(const struct autostate *s)
 {
-	return s->buffer_bytes * BUFFER_FLUSH > s->erasesize / 2;
+	uint64_t held = s->buffer_held ? s->buffer_held : s->buffer_bytes;
+	return held * BUFFER_FLUSH > s->erasesize / 2;
 }
 
 

@@ -250,6 +250,7 @@ struct autostate {
 	int64_t pause_ns;	/* their sum */
 	bool no_pauses;		/* a write cache seen: a pause would fold it back */
 	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
+	uint64_t buffer_held;	/* ... what it holds: those less what drained behind them */
 	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
 	int regime;		/* 0, or 1 once a write cache was passed: runs before it are stale */
 	bool cache_checked;	/* writes in order looked for the end of a write cache */
@@ -360,6 +361,8 @@ void auto_measure_buffer(struct autostate *s);
 /* A RAM buffer's bytes from the times of n writes of chunk in order after a pause; 0: none. */
 uint64_t auto_buffer_from_writes(const int64_t *t, int n, uint64_t chunk, double *fast_rate, double *slow_rate);
 bool auto_drain_agrees(int took, double idle_ns, double fast_ns, double slow_ns);
+/* What a buffer holds that took `fast` bytes at fast_rate and drained at slow_rate behind them. */
+uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate);
 /* A RAM buffer larger than a run can fill with its own writes before it is timed. */
 bool auto_buffer_blurs(const struct autostate *s);
 /*
