@@ -441,6 +441,9 @@ m progress-eta-young-key-weighs-by-the-share-measured progress lib/progress_eta.
 m progress-recent-rate-spans-three-seconds progress lib/progress.c \
 	'#define RECENT_MIN_NS	3000000000LL' '#define RECENT_MIN_NS	1000000000LL' \
 	'test_progress'
+m progress-eta-large-writes-measured-go-per-byte progress lib/progress_eta.c \
+	'bool per_io = small && f->bytes / f->ios < SMALL_IO;' 'bool per_io = small;' \
+	'test_progress'
 m auto-eta-plans-the-random-reference-from-the-fat-run progress auto/auto_progress.c \
 	'double f = cbrt(fat / holds);' 'double f = RANDOM_REFERENCE_FACTOR;' \
 	'auto-run-eta-plans-the-random-reference-from-the-fat-runs-rate'

@@ -607,6 +607,24 @@ static void test_eta_young_key_weighs_by_the_share_measured(void)
 }
 
 /*
+ * A key measured on large writes only (rows of 512 KiB) and planned in
+ * small ones: at its time per byte, not per write (eight times as long).
+ */
+static void test_eta_key_measured_large_planned_small_goes_per_byte(void)
+{
+	struct progress_rates r;
+	struct progress_work w = { 64 * 65536, 64 * 1024, true, 0, 1, 0 };
+
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 512 * 1024, 8, 8 * 524288.0, 8 * 40e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 40e6 / 8) - 1), 0.01);
+	/* small writes measured: per write */
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 32 * 1024, 128, 128 * 32768.0, 128 * 5e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 5e6) - 1), 0.01);
+}
+
+/*
  * One measurement of a run, 4 MiB writes, every fourth of them slow_ns
  * (a card collecting a block) and the others fast_ns, on the fake clock:
  * the worst ETA against the time left from the middle on (2 s left at
@@ -722,6 +740,7 @@ int main(int argc, char **argv)
 	test_eta_estimator();
 	test_eta_keys_like_and_rekeyed();
 	test_eta_young_key_weighs_by_the_share_measured();
+	test_eta_key_measured_large_planned_small_goes_per_byte();
 	test_terminal();
 	test_percent_follows_bytes();
 	test_short_step_is_silent();
