@@ -435,7 +435,7 @@ m auto-eta-expects-the-populations-median-count progress auto/auto_progress.c \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
 
 # ---- h63: the run ETA's priors and its recent rate ----
-m progress-eta-young-key-weighs-by-the-share-measured progress lib/progress_eta.c \
+m progress-eta-young-key-goes-at-its-prior progress lib/progress_eta.c \
 	'if (!(own->ns >= MIN_NS) || own->bytes >= (double)w->bytes)' 'if (1)' \
 	'test_progress'
 m progress-recent-rate-spans-three-seconds progress lib/progress.c \
