@@ -23,6 +23,7 @@
  *              at most).
  * The figures are estimates: the step's work is only known as it goes.
  */
+#include <math.h>
 #include <string.h>
 
 #include "auto/auto_state.h"
@@ -35,7 +36,7 @@
 #define CLASS_PHASE_NS 4000000000ll
 /* a random run that collapses, until one was measured: four times the time of one that holds */
 #define RANDOM_COLLAPSE_FACTOR 4.0
-/* the random reference, until measured: twice the time of linear runs that hold */
+/* the random reference, until measured and before the FAT run: twice the time of linear runs that hold */
 #define RANDOM_REFERENCE_FACTOR 2.0
 
 /*
@@ -468,9 +469,29 @@ static bool rekey_runs(const struct autostate *s)
 	return s->nruns > 0 && latest_rekeyed;
 }
 
+/*
+ * The random reference, until measured, against linear runs that hold: the
+ * cube root of the FAT run's time per byte against theirs, at least 1 (a
+ * card that pays for each out-of-order page write pays for the reference's
+ * out-of-order chunks, each in a fresh block, too, less per byte:
+ * doc/card-facts.md, "The ETA's random reference"); before the FAT run is
+ * measured, RANDOM_REFERENCE_FACTOR.
+ */
+static double reference_factor(void)
+{
+	double fat = progress_key_ns_per_byte(KEY_FAT), holds = progress_key_ns_per_byte(KEY_HOLDS);
+
+	if (!(fat > 0) || !(holds > 0))
+		return RANDOM_REFERENCE_FACTOR;
+	double f = cbrt(fat / holds);
+	return f > 1 ? f : 1;
+}
+
 static int update(const struct autostate *s)
 {
 	struct plan now = { .n = 0 }, later = { .n = 0 };
+
+	progress_key_like(KEY_RANDOM_REFERENCE, KEY_HOLDS, reference_factor());
 
 	bool between_runs = rekey_runs(s);
 

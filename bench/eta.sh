@@ -11,6 +11,7 @@
 # them.
 #   bench/eta.sh [FLASHBENCH]   ETA_JOBS=N runs N at a time (default 2:
 #   the runs mostly sleep); ETA_ONLY=REGEX keeps the command lines matching;
+#   ETA_KEEP=DIR keeps each run's terminal output and timing there (N.o, N.t);
 #   ETA_VCLOCK=1 runs them on the virtual clock of tests/vclock.c (preloaded:
 #   its clocks move only while every thread sleeps, so the cards' realtime=
 #   pacing takes no wall time and the figures are the same on every run and
@@ -20,7 +21,7 @@ FB=${1:-${FLASHBENCH:-$(cd "$(dirname "$0")/.." && pwd)/flashbench}}
 command -v script >/dev/null || { echo "eta: needs script(1)"; exit 0; }
 command -v python3 >/dev/null || { echo "eta: needs python3"; exit 0; }
 tmp=$(mktemp -d /tmp/eta.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+trap 'if [ -n "${ETA_KEEP:-}" ]; then mkdir -p "$ETA_KEEP" && cp "$tmp"/*.[ot] "$ETA_KEEP"/ 2>/dev/null; fi; rm -rf "$tmp"' EXIT
 
 cat >"$tmp/eta.py" <<'PY'
 import re, sys

@@ -446,6 +446,20 @@ m auto-eta-expects-the-populations-median-count progress auto/auto_progress.c \
 	'if (weight[n] > 0 && 2 * sum >= all)' 'if (weight[n] > 0)' \
 	'auto-run-eta-holds-within-30-percent-from-the-middle-on'
 
+# ---- h63: the run ETA's priors and its recent rate ----
+m progress-eta-young-key-goes-at-its-prior progress lib/progress_eta.c \
+	'if (!(own->ns >= MIN_NS) || own->bytes >= (double)w->bytes)' 'if (1)' \
+	'test_progress'
+m progress-recent-rate-spans-three-seconds progress lib/progress.c \
+	'#define RECENT_MIN_NS	3000000000LL' '#define RECENT_MIN_NS	1000000000LL' \
+	'test_progress'
+m progress-eta-large-writes-measured-go-per-byte progress lib/progress_eta.c \
+	'bool per_io = small && f->bytes / f->ios < SMALL_IO;' 'bool per_io = small;' \
+	'test_progress'
+m auto-eta-plans-the-random-reference-from-the-fat-run progress auto/auto_progress.c \
+	'double f = cbrt(fat / holds);' 'double f = RANDOM_REFERENCE_FACTOR;' \
+	'auto-run-eta-plans-the-random-reference-from-the-fat-runs-rate'
+
 # ---- h53: a restore through a descriptor without O_SYNC is flushed, also on Ctrl-C ----
 m restore-without-o-sync-is-flushed safety safety/preserve.c \
 	'return fdatasync(pv.fd) < 0 ? errno : 0;' 'return 0;' \

@@ -49,7 +49,12 @@ enum {
 #define KEEPALIVE_NS	500000000LL	/* the thread redraws at least this often */
 #define WAKE_NS		250000000LL	/* how often the thread looks */
 #define HOLD_NS		300000000LL	/* after progress_clear(): room for a message */
-#define RECENT_MIN_NS	1000000000LL	/* a measurement's recent rate: over a second at least */
+/*
+ * a measurement's recent rate: over 3 s at least (over 1 s, a card that
+ * collects a block every few writes swung the class step's ETA from one
+ * burst to the next: 2.2 times the time left on microsd-cheap)
+ */
+#define RECENT_MIN_NS	3000000000LL
 #define RECENT_SHARE	8		/* and over the last eighth of the measurement (a FAT row's slower columns) */
 #define RECENT_SLOTS	8		/* its samples, a quarter of its window apart */
 #define PIECE_APART_NS	1e6		/* a key's rate without the work under way: 1 ms of it at least */
@@ -795,6 +800,17 @@ void progress_key_like(int key, int like, double factor)
 		progress_rates_like(&pr.rates, key, like, factor);
 	}
 	unlock();
+}
+
+double progress_key_ns_per_byte(int key)
+{
+	double ns = 0;
+
+	lock();
+	if (key >= 1 && key <= PROGRESS_KEYS && pr.rates.k[key - 1].bytes > 0)
+		ns = pr.rates.k[key - 1].ns / pr.rates.k[key - 1].bytes;
+	unlock();
+	return ns;
 }
 
 void progress_rekey_last(int key)

@@ -72,6 +72,8 @@ void progress_on_start(int (*fn)(void *arg), void *arg);
  * For the current run (or test); progress_run_end() forgets it.
  */
 void progress_key_like(int key, int like, double factor);
+/* The time per byte measured so far for work of key, in ns; 0 when none was measured. */
+double progress_key_ns_per_byte(int key);
 /*
  * The keyed measurements since the last call (or the run's start) turned
  * out to be work of this key (an open-AU run planned to hold that

@@ -545,7 +545,8 @@ static void test_eta_estimator(void)
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 50e6) - 1), 0.01);
 	w.key = PROGRESS_KEY_SLOW;
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (10 * 20 * 50e6) - 1), 0.01);
-	progress_rates_add(&r, PROGRESS_KEY_SLOW, true, 128 * 1024, 10, 10 * 131072.0, 10 * 200e6);
+	/* measured on as many bytes as the work: at its own rate (on fewer: the young-key test) */
+	progress_rates_add(&r, PROGRESS_KEY_SLOW, true, 128 * 1024, 20, 20 * 131072.0, 20 * 200e6);
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 200e6) - 1), 0.01);
 }
 
@@ -574,6 +575,115 @@ static void test_eta_keys_like_and_rekeyed(void)
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 50e6) - 1), 0.01);
 	w.key = 1;
 	CHECK_LT(fabs(progress_work_ns(&r, &w) / (20 * 131072 / 10e6 * 1e9) - 1), 0.01);
+}
+
+/*
+ * A key measured on a little of the work only (the first rows of a run,
+ * ten times slower than the rest): the work at the rate of the key it is
+ * like; at its own once it measured as much as the work. A key like no
+ * other keeps its own.
+ */
+static void test_eta_young_key_goes_at_its_prior(void)
+{
+	struct progress_rates r;
+	struct progress_work w = { 64 * 131072, 128 * 1024, true, 0, 3, 0 };
+
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 128 * 1024, 10, 10 * 131072.0, 10 * 50e6);
+	progress_rates_like(&r, 3, 1, 1);
+	progress_rates_add(&r, 3, true, 128 * 1024, 2, 2 * 131072.0, 2 * 500e6);
+	/* 2 of 64 writes measured: at key 1's 50 ms a write */
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 50e6) - 1), 0.01);
+	/* ... and at key 3's own rate once it measured as many bytes as the work */
+	progress_rates_add(&r, 3, true, 128 * 1024, 62, 62 * 131072.0, 62 * 500e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 500e6) - 1), 0.01);
+	/* like no key: its own rate, however little was measured */
+	memset(&r, 0, sizeof(r));
+	progress_rates_like(&r, 5, -1, 1);
+	progress_rates_add(&r, 5, true, 128 * 1024, 2, 2 * 131072.0, 2 * 500e6);
+	w.key = 5;
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 500e6) - 1), 0.01);
+}
+
+/*
+ * A key measured on large writes only (rows of 512 KiB) and planned in
+ * small ones: at its time per byte, not per write (eight times as long).
+ */
+static void test_eta_key_measured_large_planned_small_goes_per_byte(void)
+{
+	struct progress_rates r;
+	struct progress_work w = { 64 * 65536, 64 * 1024, true, 0, 1, 0 };
+
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 512 * 1024, 8, 8 * 524288.0, 8 * 40e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 40e6 / 8) - 1), 0.01);
+	/* small writes measured: per write */
+	memset(&r, 0, sizeof(r));
+	progress_rates_add(&r, 1, true, 32 * 1024, 128, 128 * 32768.0, 128 * 5e6);
+	CHECK_LT(fabs(progress_work_ns(&r, &w) / (64 * 5e6) - 1), 0.01);
+}
+
+/*
+ * One measurement of a run, 4 MiB writes, every fourth of them slow_ns
+ * (a card collecting a block) and the others fast_ns, on the fake clock:
+ * the worst ETA against the time left from the middle on (2 s left at
+ * least). false: no terminal.
+ */
+static bool bursty_worst(double fast_ns, double slow_ns, int writes, double *worst)
+{
+	static const struct progress_step steps[] = { { "all", 1, 1 } };
+	struct progress_work w = { (uint64_t)writes * 4 * MiB, 4 * MiB, true, 0, 0, 0 };
+	int master, slave;
+	double total = writes / 4 * (3 * fast_ns + slow_ns);
+
+	if (!open_pty(&master, &slave))
+		return false;
+	static char out[1 << 16];
+	struct reader rd = { .fd = master, .buf = out, .n = sizeof(out) };
+	pthread_create(&rd.t, NULL, read_all, &rd);
+	int saved = stderr_to(slave);
+	progress_set_clock(fake_clock);
+	int64_t t0 = fake_now;
+	*worst = 1;
+	progress_run_begin(steps, 1);
+	progress_plan(NULL, 0);
+	progress_start_work("test", "writes", &w);
+	for (int i = 0; i < writes; i++) {
+		fake_now += (int64_t)(i % 4 == 3 ? slow_ns : fast_ns);
+		progress_tick(4 * MiB, true);
+		double elapsed = (double)(fake_now - t0), left = total - elapsed;
+		if (elapsed < total / 2 || left < 2e9)
+			continue;
+		double r = (double)progress_eta_ns() / left;
+		if (fabs(r - 1) > fabs(*worst - 1))
+			*worst = r;
+	}
+	progress_done();
+	progress_run_end();
+	progress_set_clock(NULL);
+	stderr_back(saved);
+	close(slave);
+	while (!rd.finished)
+		usleep(1000);
+	pthread_join(rd.t, NULL);
+	close(master);
+	return true;
+}
+
+/*
+ * The recent rate of a measurement spans 3 s at least: over 1 s, writes
+ * that pay for a block every fourth one (40 ms, then 600 ms) swung the ETA
+ * from one burst to the next (the class step on microsd-cheap: 2.2 times
+ * the time left).
+ */
+static void test_eta_recent_rate_spans_the_bursts(void)
+{
+	double worst = 0;
+
+	fake_now = (int64_t)(seconds() * 1e9) + 2000000000000;
+	CHECK(bursty_worst(40e6, 600e6, 64, &worst));
+	printf("ETA against the time left, every fourth write slow: worst %.2f\n", worst);
+	CHECK_LT(fabs(worst - 1), 0.3);
 }
 
 /*
@@ -628,6 +738,8 @@ int main(int argc, char **argv)
 	on_the_virtual_clock(argv);
 	test_eta_estimator();
 	test_eta_keys_like_and_rekeyed();
+	test_eta_young_key_goes_at_its_prior();
+	test_eta_key_measured_large_planned_small_goes_per_byte();
 	test_terminal();
 	test_percent_follows_bytes();
 	test_short_step_is_silent();
@@ -636,6 +748,7 @@ int main(int argc, char **argv)
 	test_run_keeps_one_line_through_its_steps();
 	test_run_on_a_pipe_is_silent();
 	test_eta_holds_from_the_middle_on();	/* on a clock of their own: after the others */
+	test_eta_recent_rate_spans_the_bursts();
 	test_skipped_step_is_not_counted();
 	return unit_summary();
 }
