@@ -492,6 +492,20 @@ m buffer-count-stands-instead-of-not-determinable auto auto/auto_plan.c \
 	' && !auto_count_stands_behind_buffer(s, random, c)' '' \
 	'test_auto'
 
+# ---- h67: a random count the budget left without a run is "not determinable (budget)" ----
+m no-random-run-needs-the-budget-reached auto auto/auto_verdicts.c \
+	'if (!random || out->conf != CONF_NONE || !s->cap_hit || s->nd_rnd.reason' 'if (!random || out->conf != CONF_NONE || s->nd_rnd.reason' \
+	'test_auto'
+m no-random-run-needs-a-linear-run auto auto/auto_verdicts.c \
+	'	    !(l.hold || l.collapse))' '	    0)' \
+	'test_auto'
+m no-random-run-budget-twice-the-bytes-written auto auto/auto_verdicts.c \
+	'uint64_t want = (2 * s->d->bytes_written' 'uint64_t want = (s->d->bytes_written' \
+	'test_auto'
+m no-random-run-is-not-determinable auto auto/auto_verdicts.c \
+	'	note_no_random_run(s, random, out);' '' \
+	'test_auto'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

@@ -970,6 +970,61 @@ static void a_count_behind_a_blurring_buffer_stands_where_the_runs_show_a_limit(
 	dev_close(&d);
 }
 
+/*
+ * The budget ran out before the first out-of-order run (today's tlc-32g
+ * seed=38: the linear search and its settle passes took 402 of 444 MiB):
+ * the random count is "not determinable (budget)" with the --auto line of
+ * twice the bytes written, not "unknown" bare. A budget not reached, or
+ * no linear run either (none fits), leaves the count as it was.
+ */
+static struct autostate no_random_run;
+
+static void a_budget_spent_before_any_random_run_makes_the_random_count_not_determinable(void)
+{
+	struct autostate *s = &no_random_run;
+	static const struct params params;
+	static const struct auto_opts opts;
+	struct dev d;
+	char err[256] = "";
+	if (dev_open(&d, "sim:size=16G,erasesize=24M,pagesize=32K", DEV_WRITE, err, sizeof(err)) != 0) {
+		printf("dev_open: %s\n", err);
+		CHECK(false);
+		return;
+	}
+	for (int m = 0; m < 3; m++) {
+		memset(s, 0, sizeof(*s));
+		s->d = &d;
+		s->p = &params;
+		s->o = &opts;
+		s->erasesize = 24 * MiB;
+		s->pagesize = 32 << 10;
+		d.bytes_written = 402 * MiB;
+		s->cap_hit = m != 1;
+		if (m != 2) {	/* no linear run either: no run fits (note_no_room's case) */
+			buffer_run(s, 1, RUN_HOLDS);
+			buffer_run(s, 2, RUN_HOLDS);
+			buffer_run(s, 3, RUN_COLLAPSED);
+			s->lin = (struct count_estimate){ .n = 2, .conf = CONF_HIGH };
+		}
+		s->have_lin = true;
+		auto_estimate_open_aus(s, true, &s->lin, &s->rnd);
+		s->have_rnd = true;
+		auto_judge_determinable(s);
+		if (m) {
+			CHECK(!s->nd_rnd.reason);
+			continue;
+		}
+		CHECK(s->nd_rnd.reason && !strcmp(s->nd_rnd.reason, "budget"));
+		CHECK_EQ(s->rnd.conf, CONF_NONE);
+		CHECK(strstr(s->nd_rnd.why, "before the first out-of-order run") != NULL);
+		CHECK(strstr(s->nd_rnd.command, "flashbench --auto --destructive --max-write=804M ") != NULL);
+		CHECK_EQ(s->nd_rnd.cost_bytes, 804 * MiB);
+		CHECK(!s->nd_lin.reason);
+	}
+	d.bytes_written = 0;
+	dev_close(&d);
+}
+
 int main(void)
 {
 	if (!freopen("/dev/null", "w", stderr))	/* auto_run's usage message */
@@ -997,5 +1052,6 @@ int main(void)
 	a_fat_column_under_twice_collapsed_later_ones_after_a_fast_one_is_a_buffers_pace();
 	no_fat_area_over_held_columns_past_the_random_count_or_inside_the_buffer_is_low();
 	a_count_behind_a_blurring_buffer_stands_where_the_runs_show_a_limit();
+	a_budget_spent_before_any_random_run_makes_the_random_count_not_determinable();
 	return unit_summary();
 }
