@@ -798,6 +798,34 @@ static void limit_random_rows(const struct autostate *s, bool random, struct cou
 }
 
 /*
+ * The search stopped at an N whose every replica was unclear, none
+ * collapsed (today's usb3-64g and sdxc-128g seed=2, 10, 75: N=2 unclear
+ * in 3 of 3 runs at 7..47 % of one block, where the cards keep 3 and 5,
+ * read as "1"): rows between a hold and a collapse are no collapse, and the
+ * count is the hold's lower bound. Not where both decision rows sit at a
+ * collapse's level, as collapsed runs do (tlc-32g seed=3054: N=2 unclear
+ * at 2 %, 0 % on a card that keeps 1). Linear only: random runs at N=1
+ * unclear are the usual evidence of no random slot (0 is right there).
+ */
+#define COLLAPSE_LEVEL 0.05	/* collapsed runs' best rows: 0..3 % of one block */
+
+static bool only_unclear_above(const struct autostate *s, bool random, struct bracket b)
+{
+	double r[2] = { 0, 0 };
+	if (random || !b.collapse || auto_combined_verdict(s, b.collapse, random, r) != RUN_UNCLEAR)
+		return false;
+	if (r[0] <= COLLAPSE_LEVEL && r[1] <= COLLAPSE_LEVEL)
+		return false;	/* every decision row at a collapse's level */
+	for (int i = 0; i < s->nruns; i++)
+		if (run_counts(s, &s->runs[i], b.collapse, random) && s->runs[i].verdict != RUN_UNCLEAR)
+			return false;
+	for (long long nr = b.collapse + 1; nr <= OPEN_AU_MAX_NR; nr++)
+		if (auto_replicas(s, nr, random))
+			return false;	/* a larger N measured decides */
+	return true;
+}
+
+/*
  * The count from the search's bracket: exact where N held and N+1 did not,
  * each measured at least twice with the replicas agreeing; anything less
  * is low confidence (issue 20, cause 4).
@@ -813,7 +841,7 @@ static void count_from_runs(struct autostate *s, bool random, struct count_estim
 		return;
 	}
 	out->n = (int)b.hold;
-	out->at_least = !b.collapse;
+	out->at_least = !b.collapse || only_unclear_above(s, random, b);
 	if (b.hold)
 		describe_point(out->evidence, sizeof(out->evidence), s, b.hold, random);
 	if (b.collapse) {
