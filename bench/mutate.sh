@@ -518,6 +518,35 @@ m buffer-count-stands-instead-of-not-determinable auto auto/auto_plan.c \
 	' && !auto_count_stands_behind_buffer(s, random, c)' '' \
 	'test_auto'
 
+# ---- h67: a random count the budget left without a run is "not determinable (budget)" ----
+m no-random-run-needs-the-budget-reached auto auto/auto_verdicts.c \
+	'if (!random || out->conf != CONF_NONE || !s->cap_hit || s->nd_rnd.reason' 'if (!random || out->conf != CONF_NONE || s->nd_rnd.reason' \
+	'test_auto'
+m no-random-run-needs-a-linear-run auto auto/auto_verdicts.c \
+	'	    !(l.hold || l.collapse))' '	    0)' \
+	'test_auto'
+m no-random-run-budget-twice-the-bytes-written auto auto/auto_verdicts.c \
+	'uint64_t want = (2 * s->d->bytes_written' 'uint64_t want = (s->d->bytes_written' \
+	'test_auto'
+m no-random-run-is-not-determinable auto auto/auto_verdicts.c \
+	'	note_no_random_run(s, random, out);' '' \
+	'test_auto'
+m unclear-above-a-hold-is-at-least auto auto/auto_verdicts.c \
+	'out->at_least = !b.collapse || only_unclear_above(s, random, b);' 'out->at_least = !b.collapse;' \
+	'test_auto'
+m unclear-above-needs-no-replica-collapsed auto auto/auto_verdicts.c \
+	'&& s->runs[i].verdict != RUN_UNCLEAR)' '&& 0)' \
+	'test_auto'
+m unclear-above-a-larger-n-decides auto auto/auto_verdicts.c \
+	'return false;	/* a larger N measured decides */' ';' \
+	'test_auto'
+m unclear-above-at-a-collapses-level-is-a-collapse auto auto/auto_verdicts.c \
+	'if (r[0] <= COLLAPSE_LEVEL && r[1] <= COLLAPSE_LEVEL)' 'if (0)' \
+	'test_auto'
+m unclear-above-is-read-in-linear-runs-only auto auto/auto_verdicts.c \
+	'if (random || !b.collapse || auto_combined_verdict' 'if (!b.collapse || auto_combined_verdict' \
+	'test_auto'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)

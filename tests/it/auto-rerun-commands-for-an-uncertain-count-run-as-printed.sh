@@ -8,7 +8,9 @@
 
 card="sim:emmc,size=8G,erasesize=2M,open-au=5,random-au=5,fat-aus=0,stretch=20,noise=10,spikes=2,seed=6"
 run "$FB" --auto --destructive "$card"; expect_rc 0
-expect_out "^  open erase blocks +[0-9]+ \(low confidence\)$"
+# (one count at least: since h67 the linear one reads "at least 3", its runs at N=4 all
+# unclear, and the random one 5, low)
+expect_out "^  open(, random writes| erase blocks) +[0-9]+ \(low confidence\)$"
 # and the plain words say it as uncertain, never as what the card does: for
 # each count of low confidence, "looked fine", "may make", "not certain"
 for what in "open erase blocks|" "open, random writes|out of order "; do
