@@ -22,32 +22,15 @@ for want in sdhc-good:16 sdxc-tlc:15 rpi-a2:15 sdhc-good,claims=none:16 sa04g,re
 	script -q -O "$T/$card.out" -c "env $vc VCLOCK_LOG=$T/$card.timing $FB --auto --destructive sim:$card,realtime=100 >$T/$card.report" \
 		</dev/null >/dev/null 2>&1
 	grep -q '^What to do' "$T/$card.report" || fail "$card: no report: $(head -c 300 "$T/$card.report")"
-	why=$(python3 - "$T/$card.timing" "$T/$card.out" "$share" <<'PY'
-import re, sys
+	why=$(python3 - "$T/$card.timing" "$T/$card.out" "$share" "$TESTS_DIR" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[4])
+from eta_log import eta_figures
 def bad(why):	# the reason on standard output, for fail
     print(why)
     sys.exit(1)
-out = open(sys.argv[2], "rb").read()
-out = out[out.index(b"\n") + 1:]	# script's header line
-end = out.rfind(b"\nScript done")
-out = (out[:end + 1] if end >= 0 else out).replace(b"\r\n", b"\n")	# the terminal's onlcr
-t, pos, ends = 0.0, 0, []	# the virtual time at the end of each write to stderr
-for line in open(sys.argv[1]):
-    d, n = line.split()[:2]
-    t += float(d); pos += int(n)
-    ends.append((pos, t))
-k, late = 0, []
-for m in re.finditer(rb"\r([^\r]*?)\x1b\[K", out):
-    while k < len(ends) - 1 and ends[k][0] <= m.start():
-        k += 1
-    eta = re.search(rb"run ETA (\d+):(\d\d)(?::(\d\d))?$", m.group(1))
-    if not eta:
-        continue
-    g = [int(x) if x else None for x in eta.groups()]
-    shown = g[0] * 60 + g[1] if g[2] is None else g[0] * 3600 + g[1] * 60 + g[2]
-    when = ends[k][1]
-    if when >= t / 2 and t - when > 5:
-        late.append(shown / (t - when))
+t, figures = eta_figures(sys.argv[1], sys.argv[2])
+late = [shown / (t - when) for when, shown, line in figures if when >= t / 2 and t - when > 5]
 if len(late) < 20:
     bad("only %d run ETA figures from the middle on in %.0f s" % (len(late), t))
 within = sum(abs(r - 1) <= 0.3 for r in late)

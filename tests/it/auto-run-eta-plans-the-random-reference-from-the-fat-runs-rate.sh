@@ -18,28 +18,12 @@ card=microsd-cheap
 script -q -O "$T/out" -c "env $vc VCLOCK_LOG=$T/timing $FB --auto --destructive sim:$card,realtime=100 >$T/report" \
 	</dev/null >/dev/null 2>&1
 grep -q '^What to do' "$T/report" || fail "no report: $(head -c 300 "$T/report")"
-why=$(python3 - "$T/timing" "$T/out" <<'PY'
-import re, sys
-out = open(sys.argv[2], "rb").read()
-out = out[out.index(b"\n") + 1:]	# script's header line
-end = out.rfind(b"\nScript done")
-out = (out[:end + 1] if end >= 0 else out).replace(b"\r\n", b"\n")	# the terminal's onlcr
-t, pos, ends = 0.0, 0, []	# the virtual time at the end of each write to stderr
-for line in open(sys.argv[1]):
-    d, n = line.split()[:2]
-    t += float(d); pos += int(n)
-    ends.append((pos, t))
-k, step = 0, []
-for m in re.finditer(rb"\r([^\r]*?)\x1b\[K", out):
-    while k < len(ends) - 1 and ends[k][0] <= m.start():
-        k += 1
-    eta = re.search(rb"run ETA (\d+):(\d\d)(?::(\d\d))?$", m.group(1))
-    if not eta or b", random writes:" not in m.group(1):
-        continue
-    g = [int(x) if x else None for x in eta.groups()]
-    shown = g[0] * 60 + g[1] if g[2] is None else g[0] * 3600 + g[1] * 60 + g[2]
-    if t - ends[k][1] > 0:
-        step.append(shown / (t - ends[k][1]))
+why=$(python3 - "$T/timing" "$T/out" "$TESTS_DIR" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from eta_log import eta_figures
+t, figures = eta_figures(sys.argv[1], sys.argv[2])
+step = [shown / (t - when) for when, shown, line in figures if b", random writes:" in line and t - when > 0]
 if len(step) < 20:
     print("only %d run ETA figures in the random writes step" % len(step))
     sys.exit(1)
