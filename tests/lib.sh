@@ -77,19 +77,19 @@ fi
 # to the test's figure (FB_PYCPU, a file tests/run.sh adds up).
 _pyn=0
 pyrun() {
-	local r code cpu o= e= s="$T$T$T$PWD$*" n lc=${LC_ALL-unset}
-	LC_ALL=C n=${#s}	# bytes, not characters
-	if [ "$lc" = unset ]; then unset LC_ALL; else LC_ALL=$lc; fi
-	if [ -z "${FB_PYSERVER:-}" ] || [ $((n + 2 * $# + 200)) -gt 4000 ] ||
-	   ! kill -0 "${FB_PYSERVER_PID:-}" 2>/dev/null; then
+	local r code cpu o= e=
+	if [ -z "${FB_PYSERVER:-}" ] || ! kill -0 "${FB_PYSERVER_PID:-}" 2>/dev/null; then
 		python3 "$@"
 		return $?	# (a bare return in a trap, as _cleanup's, gives the status before the trap)
 	fi
 	_pyn=$((_pyn + 1))
 	r=$T/.py.$BASHPID.$_pyn
 	mkfifo -m 600 "$r" 2>/dev/null || { python3 "$@"; return $?; }
-	# one write of less than PIPE_BUF bytes: requests of tests running at once never mix
-	printf '%s\0' "$((5 + $#))" "$r" "$r.o" "$r.e" "$PWD" "/proc/$BASHPID/fd/0" "$@" >"$FB_PYSERVER"
+	# the request in a file of its own, whatever its size; then its name, one short line (one
+	# write of less than PIPE_BUF bytes): requests of tests running at once never mix
+	printf '%s\0' "$r" "$r.o" "$r.e" "$PWD" "/proc/$BASHPID/fd/0" "$@" >"$r.q" ||
+		{ python3 "$@"; return $?; }
+	printf '%s\n' "$r.q" >"$FB_PYSERVER"
 	read -r code cpu <"$r"
 	[ -s "$r.o" ] && { IFS= read -r -d '' o <"$r.o"; printf '%s' "$o"; }
 	[ -s "$r.e" ] && { IFS= read -r -d '' e <"$r.e"; printf '%s' "$e" >&2; }

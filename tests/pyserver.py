@@ -13,11 +13,13 @@ prints; its exit status and CPU seconds are written to the client's FIFO
 
     python3 tests/pyserver.py FIFO
 
-FIFO is made here; a request is one write (at most PIPE_BUF bytes, so that
-requests of tests running at once never mix) of fields ending in a NUL:
-the field count, then REPLY (a FIFO the client reads), OUT and ERR (files
+FIFO is made here; a request is one line, the path of a file (one write of
+less than PIPE_BUF bytes, so that requests of tests running at once never
+mix; the file has no size limit) that holds fields each ending in a NUL:
+REPLY (a FIFO the client reads), OUT and ERR (files
 for standard output and error), CWD, STDIN (a path to open as standard
-input), SCRIPT and its arguments. The environment is the suite's, not the
+input), SCRIPT and its arguments. A request that cannot be read is dropped
+(its client gets exit status 1), never the server. The environment is the suite's, not the
 client's: the checks run here read only their arguments and files.
 """
 import os
@@ -132,19 +134,27 @@ def main():
         data = os.read(fd, 65536)
         if not data:
             break
-        buf += data
-        while True:
-            n_end = buf.find(b"\0")
-            if n_end < 0:
-                break
-            n = int(buf[:n_end])
-            parts = buf[n_end + 1:].split(b"\0", n)
-            if len(parts) <= n:
-                break  # the rest of the request is still to come
-            fields = [p.decode("utf-8", "surrogateescape") for p in parts[:n]]
-            buf = parts[n]
+        *lines, buf = (buf + data).split(b"\n")
+        for line in lines:
+            try:
+                with open(line, "rb") as f:
+                    fields = [p.decode("utf-8", "surrogateescape") for p in f.read().split(b"\0")[:-1]]
+            except OSError:
+                fields = []
             if os.fork() == 0:
+                if len(fields) < 6:
+                    refuse(line)
                 child(fields)
+
+
+def refuse(line):
+    """A request file that cannot be read: its client (REPLY is the file's name without .q) gets status 1."""
+    try:
+        if line.endswith(b".q"):
+            with open(line[:-2], "w") as r:
+                r.write("1 0.000\n")
+    finally:
+        os._exit(0)
 
 
 if __name__ == "__main__":
