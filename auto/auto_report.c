@@ -372,12 +372,22 @@ static int rerun_commands(const struct autostate *s, char cmds[4][512])
 	return n;
 }
 
+/*
+ * A count a second run of the same command may settle: low or unknown, and
+ * not "not determinable here" (that line gives its reason and its own
+ * command: the same run again meets the same budget, buffer or cache).
+ */
+static bool count_may_settle(bool have, const struct count_estimate *c, const struct not_determinable *nd)
+{
+	return have && c->conf <= CONF_LOW && !nd->reason;
+}
+
 /* Low confidence or unknown: say how a second run can settle it. */
 static void print_rerun_hint(FILE *f, const struct autostate *s, const char *dev)
 {
 	bool unsure = s->erase.conf <= CONF_LOW || s->page.conf <= CONF_LOW ||
-		      (s->have_lin && s->lin.conf <= CONF_LOW) ||
-		      (s->have_rnd && s->rnd.conf <= CONF_LOW);
+		      count_may_settle(s->have_lin, &s->lin, &s->nd_lin) ||
+		      count_may_settle(s->have_rnd, &s->rnd, &s->nd_rnd);
 	if (!unsure)
 		return;
 	fprintf(f, "  %-22s low-confidence or unknown answers may settle on a second run on a\n"

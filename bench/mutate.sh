@@ -547,6 +547,11 @@ m unclear-above-is-read-in-linear-runs-only auto auto/auto_verdicts.c \
 	'if (random || !b.collapse || auto_combined_verdict' 'if (!b.collapse || auto_combined_verdict' \
 	'test_auto'
 
+# ---- a count not determinable here gives its own line, not the plain rerun hint ----
+m a-not-determinable-count-gets-no-plain-rerun-hint auto auto/auto_report.c \
+	'return have && c->conf <= CONF_LOW && !nd->reason;' 'return have && c->conf <= CONF_LOW;' \
+	'auto-whose-budget-ran-out-before-any-random-run-says-so-and-its-line-finishes-the-count'
+
 # ---------------------------------------------------------------------------
 
 # --check: only whether each mutant still applies (its FROM on exactly one line)
