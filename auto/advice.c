@@ -164,11 +164,6 @@ static const char *plural(uint64_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-static const char *device_name(const struct autostate *s)
-{
-	return s->o->device_name ? s->o->device_name : s->d->path;
-}
-
 /* The advice's commands, the same in text and JSON, on the card's own device names. */
 static bool has_fat_partition(const struct advice *a)
 {
@@ -236,7 +231,7 @@ static void cmd_mount(char *buf, size_t n, const struct advice *a)
 
 static void cmd_capacity(char *buf, size_t n, const struct autostate *s)
 {
-	snprintf(buf, n, "flashbench --capacity %s", device_name(s));
+	snprintf(buf, n, "flashbench --capacity %s", auto_device_name(s));
 }
 
 /* A paragraph of advice, wrapped at 78 columns, indented by two. */

@@ -227,19 +227,6 @@ static bool drain_confirms(struct autostate *s, uint64_t chunk, uint64_t found, 
 }
 
 /*
- * What a buffer holds, from the bytes that went into it fast: while they
- * went in at fast_rate it drained at slow_rate behind them (a buffer drains
- * behind the host: doc/card-facts.md, "A RAM write buffer"), so of `fast`
- * bytes slow_rate / fast_rate had left it when it was full.
- */
-uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate)
-{
-	if (!(fast_rate > slow_rate) || !(slow_rate > 0))
-		return fast;
-	return (uint64_t)((double)fast * (1 - slow_rate / fast_rate));
-}
-
-/*
  * A RAM buffer (issue 27): after a pause, writes complete at bus speed
  * while the buffer has room, then at the rate the card drains it. Writes in
  * order into the searches' first block after a pause show it: the first
@@ -291,7 +278,6 @@ void auto_measure_buffer(struct autostate *s)
 	s->spent[SPENT_CACHE] += s->d->bytes_written - before;
 	if (drained || (b && b2 && b2 <= 2 * b && b <= 2 * b2)) {
 		s->buffer_bytes = b;
-		s->buffer_held = auto_buffer_holds(b, fast, slow);
 		s->buffer_fast_rate = fast;
 		s->buffer_slow_rate = slow;
 	}

@@ -131,7 +131,7 @@ void auto_make_plan(struct autostate *s)
 		fmt_append(parts, sizeof parts, ", the class check %s", fmt_size(b, pl->est[SPENT_CLASS]));
 	snprintf(pl->line, sizeof pl->line, "writes at most %s (%s): %s", fmt_size(b, pl->budget),
 		 budget_words(w, sizeof w, s), parts);
-	warnx_fb("%s: --auto %s", s->o->device_name ? s->o->device_name : s->d->path, pl->line);
+	warnx_fb("%s: --auto %s", auto_device_name(s), pl->line);
 }
 
 static void say_not_determinable(struct autostate *s, struct not_determinable *nd, const char *reason,
@@ -159,7 +159,7 @@ static uint64_t larger_budget_line(char *buf, size_t n, const struct autostate *
 	if (want > s->d->size)
 		want = s->d->size / s->d->lbs * s->d->lbs;
 	snprintf(buf, n, "flashbench --auto --destructive --max-write=%" PRIu64 "M %s", want >> 20,
-		 s->o->device_name ? s->o->device_name : s->d->path);
+		 auto_device_name(s));
 	return want;
 }
 

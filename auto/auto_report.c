@@ -144,7 +144,7 @@ static void print_summary(FILE *f, const struct autostate *s)
 		if (s->align.blocksize > least)
 			fprintf(f, "  A page of %s or less cannot show with -a --blocksize=%s; to look for it:\n"
 				"    flashbench -a --blocksize=%u %s\n", bs, bs, least,
-				s->o->device_name ? s->o->device_name : s->d->path);
+				auto_device_name(s));
 		else
 			fprintf(f, "  No step showed down to the smallest read (%s), and no --blocksize can\n"
 				"  show a smaller page here (-a reads at least 2 logical blocks of %u bytes):\n"
@@ -233,7 +233,7 @@ static void print_fat_estimate(FILE *f, const struct fat_estimate *e, const stru
 static void print_raw(FILE *f, const struct autostate *s)
 {
 	char b[FMT_BUF], e[FMT_BUF];
-	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	const char *dev = auto_device_name(s);
 
 	fprintf(f, "\nRaw data\n");
 	fprintf(f, "$ flashbench -a %s --blocksize=%" PRIu64 " --count=%lld", dev, s->align.blocksize,
@@ -422,7 +422,7 @@ static void print_traffic(FILE *f, const struct autostate *s)
 /* "$ sudo ./flashbench --auto --destructive /dev/sdc", and what the run wrote */
 static void print_command(FILE *f, const struct autostate *s)
 {
-	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	const char *dev = auto_device_name(s);
 	char cmd[1024], b[FMT_BUF];
 
 	if (report_command_line(cmd, sizeof(cmd)))
@@ -442,7 +442,7 @@ static void print_command(FILE *f, const struct autostate *s)
 
 void auto_print_text(FILE *f, const struct autostate *s)
 {
-	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	const char *dev = auto_device_name(s);
 	char b[FMT_BUF], t[FMT_BUF];
 	struct advice a;
 
@@ -687,7 +687,7 @@ void auto_print_json(FILE *f, const struct autostate *s)
 {
 	struct jw w;
 	struct run_status st;
-	const char *dev = s->o->device_name ? s->o->device_name : s->d->path;
+	const char *dev = auto_device_name(s);
 
 	jw_init(&w, f);
 	jw_object_begin(&w, NULL);
@@ -760,7 +760,7 @@ void auto_plot_runs(FILE *f, const struct autostate *s)
 	analyze_align(&s->align, &v.erase, &v.page);	/* the chart marks -a's own reading */
 	if (s->have_fat)
 		v.fat = s->fatest;	/* and shades the FAT area found */
-	svg_auto(f, s->o->device_name ? s->o->device_name : s->d->path, &s->align, &v, runs, n,
+	svg_auto(f, auto_device_name(s), &s->align, &v, runs, n,
 		 s->have_fat ? &s->fat : NULL);
 }
 
@@ -778,7 +778,7 @@ void auto_report_failure(const struct autostate *s)
 	if (st.nfailures > 1)
 		snprintf(all, sizeof all, " (%d failed I/Os in all)", st.nfailures);
 	warnx_fb("%s: %s failed at offset %" PRIu64 " (%" PRIu64 " bytes): %s%s",
-		 s->o->device_name ? s->o->device_name : s->d->path, op, f->off, f->len,
+		 auto_device_name(s), op, f->off, f->len,
 		 strerror(f->err), all);
 }
 

@@ -91,16 +91,35 @@ void auto_pause(struct autostate *s)
 	s->pause_ns += AUTO_PAUSE_NS;
 }
 
+/* The device as the user named it, for the command lines the report prints. */
+const char *auto_device_name(const struct autostate *s)
+{
+	return s->o->device_name ? s->o->device_name : s->d->path;
+}
+
+/*
+ * What a buffer holds, from the bytes that went into it fast: while they
+ * went in at fast_rate it drained at slow_rate behind them (a buffer drains
+ * behind the host: doc/card-facts.md, "A RAM write buffer"), so of `fast`
+ * bytes slow_rate / fast_rate had left it when it was full.
+ */
+uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate)
+{
+	if (!(fast_rate > slow_rate) || !(slow_rate > 0))
+		return fast;
+	return (uint64_t)((double)fast * (1 - slow_rate / fast_rate));
+}
+
 /*
  * A buffer no run can fill with writes of its own before it is timed: the
  * lead-ins stop at a quarter of each block, and that is less than half of
- * BUFFER_FLUSH buffers of what it holds (buffer_held: the bytes that went
- * at bus speed less what drained behind them, up to twice the buffer where
+ * BUFFER_FLUSH buffers of what it holds (auto_buffer_holds: the bytes that
+ * went at bus speed less what drained behind them, up to twice the buffer where
  * the card drains it as fast as half the bus).
  */
 bool auto_buffer_blurs(const struct autostate *s)
 {
-	uint64_t held = s->buffer_held ? s->buffer_held : s->buffer_bytes;
+	uint64_t held = auto_buffer_holds(s->buffer_bytes, s->buffer_fast_rate, s->buffer_slow_rate);
 	return held * BUFFER_FLUSH > s->erasesize / 2;
 }
 

@@ -250,7 +250,6 @@ struct autostate {
 	int64_t pause_ns;	/* their sum */
 	bool no_pauses;		/* a write cache seen: a pause would fold it back */
 	uint64_t buffer_bytes;	/* a RAM buffer seen: writes after a pause this fast; 0: none */
-	uint64_t buffer_held;	/* ... what it holds: those less what drained behind them */
 	double buffer_fast_rate, buffer_slow_rate;	/* the rates before and after it */
 	int regime;		/* 0, or 1 once a write cache was passed: runs before it are stale */
 	bool cache_checked;	/* writes in order looked for the end of a write cache */
@@ -365,6 +364,8 @@ bool auto_drain_agrees(int took, double idle_ns, double fast_ns, double slow_ns)
 uint64_t auto_buffer_holds(uint64_t fast, double fast_rate, double slow_rate);
 /* A RAM buffer larger than a run can fill with its own writes before it is timed. */
 bool auto_buffer_blurs(const struct autostate *s);
+/* The device as the user named it, for the command lines the report prints. */
+const char *auto_device_name(const struct autostate *s);
 /*
  * No run collapsed, on a card with an erase-block step: writes in order
  * look for the end of a write cache, within what the budget leaves besides

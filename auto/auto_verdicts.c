@@ -981,7 +981,7 @@ static void note_no_random_run(struct autostate *s, bool random, const struct co
 		 "out-of-order run: the runs in order and their settle passes took it (%s written)",
 		 fmt_size(b, s->d->bytes_written));
 	snprintf(s->nd_rnd.command, sizeof s->nd_rnd.command, "flashbench --auto --destructive "
-		 "--max-write=%" PRIu64 "M %s", want >> 20, s->o->device_name ? s->o->device_name : s->d->path);
+		 "--max-write=%" PRIu64 "M %s", want >> 20, auto_device_name(s));
 	s->nd_rnd.cost_bytes = want;
 }
 
@@ -1052,7 +1052,7 @@ bool auto_run_command(char *buf, size_t n, const struct autostate *s, long long 
 	snprintf(buf, n, "flashbench --open-au --erasesize=%s --blocksize=%s --open-au-nr=%lld "
 		 "--offset=%" PRIu64 "%s %s", fmt_size(e, s->erasesize), fmt_size(b, p.d[p.nd - 1]), nr,
 		 s->open_offset, random ? " --random" : "",
-		 s->o->device_name ? s->o->device_name : s->d->path);
+		 auto_device_name(s));
 	return true;
 }
 

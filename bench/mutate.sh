@@ -335,11 +335,11 @@ m a-buffer-is-told-by-its-drain auto auto/auto_cache.c \
 m no-drain-look-on-small-erase-blocks auto auto/auto_cache.c \
 	'bool drained = b && s->erasesize > BUFFER_OLD_ERASE && drain_confirms' 'bool drained = b && drain_confirms' \
 	'test_auto'
-m a-buffer-holds-less-than-went-in-fast auto auto/auto_cache.c \
+m a-buffer-holds-less-than-went-in-fast auto auto/auto_state.c \
 	'return (uint64_t)((double)fast * (1 - slow_rate / fast_rate));' 'return fast;' \
 	'test_auto'
 m a-buffer-blurs-by-what-it-holds auto auto/auto_state.c \
-	'uint64_t held = s->buffer_held ? s->buffer_held : s->buffer_bytes;' 'uint64_t held = s->buffer_bytes;' \
+	'uint64_t held = auto_buffer_holds(s->buffer_bytes, s->buffer_fast_rate, s->buffer_slow_rate);' 'uint64_t held = s->buffer_bytes;' \
 	'test_auto'
 m a-drain-takes-what-the-idle-drained auto auto/auto_cache.c \
 	'return 2 * took >= expect && took <= 2 * expect;' 'return true;' \

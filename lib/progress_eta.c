@@ -199,6 +199,18 @@ static bool key_fit(const struct progress_rates *r, int key, bool small, double 
 	return false;
 }
 
+/* The time of work w at the rate key_fit finds for its key (source: whose); false: none measured. */
+static bool key_ns(const struct progress_rates *r, const struct progress_work *w, int *source, double *ns)
+{
+	double a, b, slower, bytes = (double)w->bytes;
+	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
+
+	if (!key_fit(r, w->key, small, &a, &b, &slower, source))
+		return false;
+	*ns = slower * (a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes);
+	return true;
+}
+
 /*
  * Work of a key measured on fewer bytes than the work itself (source: the
  * key whose rate it takes): at the rate the key had before (of the key it
@@ -220,35 +232,26 @@ static double young_key_ns(const struct progress_rates *r, const struct progress
 		return ns;
 	struct progress_rates prior = *r;
 	memset(&prior.k[source - 1], 0, sizeof(prior.k[0]));
-	double a, b, slower;
 	int from;
-	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
-	if (!key_fit(&prior, w->key, small, &a, &b, &slower, &from))
-		return ns;
-	double bytes = (double)w->bytes;
-	return slower * (a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes);
+	double before;
+	return key_ns(&prior, w, &from, &before) ? before : ns;
 }
 
 double progress_work_ns(const struct progress_rates *r, const struct progress_work *w)
 {
 	double bytes = (double)w->bytes, ns;
 
-	double a, b;
-
 	if (w->bytes == 0)
 		return w->pause_ns > 0 ? (double)w->pause_ns : 0;
-	bool small = w->io_bytes && w->io_bytes < SMALL_IO;
 	/*
 	 * a key not measured yet goes at the rate of the key it is like, by
 	 * default key 1's, the caller's usual case (PROGRESS_KEY_SLOW's at ten
 	 * times its time: a run that collapses)
 	 */
-	double slower;
 	int source;
-	if (key_fit(r, w->key, small, &a, &b, &slower, &source)) {
-		ns = slower * (a * ceil(bytes / (w->io_bytes ? w->io_bytes : SMALL_IO)) + b * bytes);
+	if (key_ns(r, w, &source, &ns))
 		ns = young_key_ns(r, w, source, ns);
-	} else if (w->io_bytes == 0)
+	else if (w->io_bytes == 0)
 		ns = mixed_ns(r, w->write, bytes);
 	else
 		ns = class_ns(r, w->write, w->io_bytes, ceil(bytes / w->io_bytes), bytes);

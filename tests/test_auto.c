@@ -945,9 +945,9 @@ static void a_buffer_blurs_the_runs_by_what_it_holds_not_what_went_in_fast(void)
 	s->erasesize = 16 << 20;
 	s->buffer_bytes = (7u << 20) / 2;
 	CHECK(auto_buffer_blurs(s));	/* nothing known of what it holds: the bytes that went fast */
-	s->buffer_held = 2 << 20;
+	s->buffer_fast_rate = 70e6, s->buffer_slow_rate = 30e6;	/* it holds 4/7 of them: 2MiB */
 	CHECK(!auto_buffer_blurs(s));
-	s->buffer_held = 3 << 20;
+	s->buffer_slow_rate = 10e6;	/* 6/7: 3MiB */
 	CHECK(auto_buffer_blurs(s));
 	free(s);
 	struct outcome r = run_auto("sim:tlc-32g,size=60350791680,erasesize=16777216,pagesize=8192,open-au=4,"
